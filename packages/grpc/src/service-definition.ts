@@ -1,0 +1,42 @@
+import { type DescMethod, type DescService, fromBinary, toBinary, create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
+
+/** The grpc-js path of a method: `/package.Service/Method`. */
+export function methodPath(method: DescMethod): string {
+  return `/${method.parent.typeName}/${method.name}`;
+}
+
+/** Serializes a message given as a full message or an init shape. */
+export function serializerFor(schema: DescMessage): (value: object) => Buffer {
+  return (value) => {
+    const message = create(schema, value as never) as MessageShape<DescMessage>;
+    const bytes = toBinary(schema, message);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+}
+
+/** Deserializes bytes into a message of `schema`. */
+export function deserializerFor(schema: DescMessage): (bytes: Buffer) => MessageShape<DescMessage> {
+  return (bytes) => fromBinary(schema, bytes);
+}
+
+/**
+ * Builds the grpc-js ServiceDefinition of a protobuf-es service descriptor,
+ * keyed by each method's localName (lowerCamelCase), for any method kind.
+ */
+export function createServiceDefinition(service: DescService): ServiceDefinition {
+  const definition: Record<string, MethodDefinition<object, object>> = {};
+  for (const method of service.methods) {
+    definition[method.localName] = {
+      path: methodPath(method),
+      requestStream: method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming",
+      responseStream: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming",
+      requestSerialize: serializerFor(method.input),
+      requestDeserialize: deserializerFor(method.input),
+      responseSerialize: serializerFor(method.output),
+      responseDeserialize: deserializerFor(method.output),
+      originalName: method.name,
+    };
+  }
+  return definition as ServiceDefinition;
+}
