@@ -1,0 +1,10 @@
+export { projectHeadTail } from "./head-tail-view.js";
+export { createTokenCounter } from "./token-counter.js";
+export { splitLines, countLines } from "./split-lines.js";
+export { continuationJson } from "./continuation.js";
+export { PROJECTOR_VERSION } from "./projector-version.js";
+export { utf8Length } from "./utf8-length.js";
+export { formatNumber } from "./format-number.js";
+export type { TextView, LineOmission, HeadTailOptions } from "./head-tail-view.js";
+export type { TokenCounter, TokenEncoding } from "./token-counter.js";
+export type { Continuation } from "./continuation.js";
