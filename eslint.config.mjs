@@ -1,0 +1,66 @@
+import js from "@eslint/js";
+import importX from "eslint-plugin-import-x";
+import tseslint from "typescript-eslint";
+
+const PURE_FORBIDDEN_IMPORTS = [
+  { group: ["node:*", "fs", "path", "os", "crypto", "child_process", "http", "net"], message: "@loupe/projection is pure: no I/O" },
+  { group: ["@grpc/*", "@aws-sdk/*", "@nats-io/*", "ioredis", "@opentelemetry/*"], message: "@loupe/projection is pure: no transport, storage or telemetry" },
+  { group: ["@loupe/*", "!@loupe/errors", "!@loupe/proto"], message: "@loupe/projection depends only on errors and (types of) proto" },
+];
+
+export default tseslint.config(
+  {
+    ignores: ["**/dist/**", "**/node_modules/**", "packages/proto/src/gen/**", "**/.scratch/**", "**/*.mjs", "**/*.js", "**/*.cjs"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver": { node: true } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "separate-type-imports" }],
+      "@typescript-eslint/explicit-module-boundary-types": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "import-x/no-cycle": "error",
+      eqeqeq: ["error", "smart"],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@loupe/*/src/*", "@loupe/*/src"], message: "import the package, not its files" }] }],
+    },
+  },
+  {
+    files: ["packages/**/*.ts"],
+    ignores: ["packages/**/*.test.ts", "packages/testing/**"],
+    rules: { "no-console": "error" },
+  },
+  {
+    files: ["packages/projection/src/**/*.ts"],
+    ignores: ["packages/projection/src/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: PURE_FORBIDDEN_IMPORTS }],
+      "no-restricted-globals": [
+        "error",
+        { name: "process", message: "@loupe/projection is pure: pass configuration in" },
+        { name: "Buffer", message: "@loupe/projection is pure: use Uint8Array/TextEncoder" },
+        { name: "setTimeout", message: "@loupe/projection is pure: no clock" },
+        { name: "fetch", message: "@loupe/projection is pure: no I/O" },
+      ],
+      "no-restricted-properties": [
+        "error",
+        { object: "Date", property: "now", message: "@loupe/projection is pure: no clock" },
+        { object: "Math", property: "random", message: "@loupe/projection is pure: no randomness" },
+        { object: "crypto", property: "getRandomValues", message: "@loupe/projection is pure: no randomness" },
+      ],
+      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date']", message: "@loupe/projection is pure: no clock" }],
+    },
+  },
+  {
+    files: ["**/*.test.ts", "test/**/*.ts"],
+    rules: {
+      "@typescript-eslint/explicit-module-boundary-types": "off",
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+);

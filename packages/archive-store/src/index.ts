@@ -1,0 +1,18 @@
+export { createFileArchiveStore } from "./file-archive-store.js";
+export { createS3ArchiveStore } from "./s3-archive-store.js";
+export { blobKey, lineIndexKey, recordKey, tenantPrefix } from "./archive-keys.js";
+export { encodeKeySegment, decodeKeySegment } from "./encode-key-segment.js";
+export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.js";
+export type {
+  ArchiveStore,
+  ArchiveStoreStats,
+  ByteRange,
+  GetOptions,
+  ObjectInfo,
+  PutOptions,
+  PutOutcome,
+  StoreCallOptions,
+} from "./archive-store.js";
+export type { FileArchiveStoreOptions } from "./file-archive-store.js";
+export type { S3ArchiveStore, S3ArchiveStoreOptions } from "./s3-archive-store.js";
+export type { CanonicalPart, RevisionHasher } from "./revision-of.js";

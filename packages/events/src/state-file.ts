@@ -1,0 +1,69 @@
+import { readFile } from "node:fs/promises";
+import { AppError } from "@loupe/errors";
+import { writeFileDurably } from "./durable-file.js";
+
+/**
+ * A small JSON file rewritten as a whole, atomically. Writes coalesce: while
+ * one is on disk, later requests collapse into one more write of the newest
+ * snapshot, so a burst of acks costs two writes, not one per ack.
+ */
+export class StateFile {
+  readonly #path: string;
+  #snapshot: (() => string) | undefined;
+  #dirty = false;
+  #running: Promise<void> | undefined;
+  #failure: unknown;
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  /** Reads and parses the file; `undefined` when it does not exist. Throws AppError `internal` when it is not JSON. */
+  static async read(path: string): Promise<unknown> {
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw new AppError("internal", `cannot read bus state [path=${path}]`, { cause: error });
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new AppError("internal", `corrupt bus state [path=${path}]`, { cause: error });
+    }
+  }
+
+  /** Requests a write; `snapshot` is called when the write starts, so it sees the newest state. */
+  write(snapshot: () => string): void {
+    this.#snapshot = snapshot;
+    this.#dirty = true;
+    this.#running ??= this.#run();
+  }
+
+  /** Resolves once every requested write is on disk; rejects with AppError `internal` if one failed. */
+  async flush(): Promise<void> {
+    while (this.#running) await this.#running;
+    if (this.#failure !== undefined) {
+      const failure = this.#failure;
+      this.#failure = undefined;
+      throw new AppError("internal", `cannot write bus state [path=${this.#path}]`, { cause: failure });
+    }
+  }
+
+  async #run(): Promise<void> {
+    try {
+      while (this.#dirty && this.#snapshot) {
+        this.#dirty = false;
+        try {
+          await writeFileDurably(this.#path, this.#snapshot());
+        } catch (error) {
+          // Kept for flush(): acks are not lost from memory, only their persistence is late.
+          this.#failure = error;
+        }
+      }
+    } finally {
+      this.#running = undefined;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/** Severity of a log line. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Structured fields of a log line; errors are rendered with name, message and code. */
+export type LogFields = Record<string, unknown>;
+
+/** A JSON-lines logger. */
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** A logger that adds `fields` to every line. */
+  child(fields: LogFields): Logger;
+}
+
+/** Options for {@link createLogger}. */
+export interface LoggerOptions {
+  service: string;
+  level?: LogLevel;
+  /** Where lines go; default stderr. */
+  write?: (line: string) => void;
+  /** Clock for timestamps (ms since the epoch); default Date.now. */
+  now?: () => number;
+}
+
+function render(value: unknown): unknown {
+  if (value instanceof Error) {
+    const code = (value as { code?: unknown }).code;
+    return { name: value.name, message: value.message, ...(code === undefined ? {} : { code }) };
+  }
+  return value;
+}
+
+/**
+ * Creates a logger writing one JSON object per line: time, level, service,
+ * message and fields. Lines below `level` (default info) are dropped.
+ */
+export function createLogger(options: LoggerOptions, bound: LogFields = {}): Logger {
+  const threshold = ORDER[options.level ?? "info"];
+  const write = options.write ?? ((line: string) => process.stderr.write(line + "\n"));
+  const now = options.now ?? Date.now;
+  const log = (level: LogLevel, message: string, fields: LogFields = {}): void => {
+    if (ORDER[level] < threshold) return;
+    const entries = Object.entries({ ...bound, ...fields }).map(([key, value]) => [key, render(value)]);
+    write(JSON.stringify({ time: new Date(now()).toISOString(), level, service: options.service, message, ...Object.fromEntries(entries) }));
+  };
+  return {
+    debug: (message, fields) => log("debug", message, fields),
+    info: (message, fields) => log("info", message, fields),
+    warn: (message, fields) => log("warn", message, fields),
+    error: (message, fields) => log("error", message, fields),
+    child: (fields) => createLogger(options, { ...bound, ...fields }),
+  };
+}

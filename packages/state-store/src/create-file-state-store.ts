@@ -1,0 +1,123 @@
+import { mkdir } from "node:fs/promises";
+import { AppError } from "@loupe/errors";
+import { assertIncrementBy, assertSetOptions } from "./assert-options.js";
+import { lockDirectory } from "./directory-lock.js";
+import { readStateFiles } from "./state-files.js";
+import { StateJournal } from "./state-journal.js";
+import type { SetOptions, StateStore } from "./state-store.js";
+import { StateTable } from "./state-table.js";
+
+/** Options of `createFileStateStore`. */
+export interface FileStateStoreOptions {
+  /** Directory that holds the state (`state.snapshot`, `state.journal`, `state.lock`); created when missing. */
+  directory: string;
+}
+
+/**
+ * Opens the embedded `StateStore` persisted under `options.directory`: the key space lives in
+ * memory, every change is appended to a journal and fsynced before the call resolves (so an
+ * acknowledged write survives a crash or restart), and the journal is compacted into an
+ * atomically replaced snapshot as it grows. TTLs are absolute wall-clock times, so a key also
+ * expires while the process is down. Reads see a write as soon as it is applied, which may be
+ * just before it is durable. One process (and one store) per directory at a time.
+ *
+ * @throws AppError `failed_precondition` when the directory is already open (in this or
+ * another live process), `internal` when its files are corrupt, `unavailable` when they
+ * cannot be read or written
+ */
+export async function createFileStateStore(options: FileStateStoreOptions): Promise<StateStore> {
+  const { directory } = options;
+  try {
+    await mkdir(directory, { recursive: true });
+  } catch (error) {
+    throw new AppError("unavailable", `state directory cannot be created [directory=${directory}]`, { cause: error });
+  }
+  const unlock = await lockDirectory(directory);
+  try {
+    const table = new StateTable();
+    const { entries, changes } = await readStateFiles(directory);
+    for (const entry of entries) table.apply({ op: "set", ...entry });
+    for (const change of changes) table.apply(change);
+    const journal = await StateJournal.open(directory, () => table.entries(Date.now())).catch((error: unknown) => {
+      throw AppError.from(error, "unavailable");
+    });
+    return new FileStateStore(table, journal, unlock);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+class FileStateStore implements StateStore {
+  readonly #table: StateTable;
+  readonly #journal: StateJournal;
+  readonly #unlock: () => Promise<void>;
+  #closing: Promise<void> | undefined;
+
+  constructor(table: StateTable, journal: StateJournal, unlock: () => Promise<void>) {
+    this.#table = table;
+    this.#journal = journal;
+    this.#unlock = unlock;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    this.#assertUsable();
+    return this.#table.get(key, Date.now());
+  }
+
+  async set(key: string, value: string, options?: SetOptions): Promise<void> {
+    this.#assertUsable();
+    assertSetOptions(options, "set");
+    await this.#journal.append(this.#table.set(key, value, options?.ttlMs, Date.now()));
+  }
+
+  async compareAndSet(key: string, expected: string | undefined, value: string, options?: SetOptions): Promise<boolean> {
+    this.#assertUsable();
+    assertSetOptions(options, "compareAndSet");
+    const change = this.#table.compareAndSet(key, expected, value, options?.ttlMs, Date.now());
+    if (change === undefined) return false;
+    await this.#journal.append(change);
+    return true;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#assertUsable();
+    const change = this.#table.delete(key, Date.now());
+    if (change !== undefined) await this.#journal.append(change);
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    this.#assertUsable();
+    const { count, change } = this.#table.deletePrefix(prefix, Date.now());
+    if (change !== undefined) await this.#journal.append(change);
+    return count;
+  }
+
+  async increment(key: string, by: number, options?: SetOptions): Promise<number> {
+    this.#assertUsable();
+    assertSetOptions(options, "increment");
+    assertIncrementBy(by);
+    const { value, change } = this.#table.increment(key, by, options?.ttlMs, Date.now());
+    await this.#journal.append(change);
+    return value;
+  }
+
+  async ttlMs(key: string): Promise<number | undefined> {
+    this.#assertUsable();
+    return this.#table.ttlMs(key, Date.now());
+  }
+
+  async ping(): Promise<void> {
+    this.#assertUsable();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#journal.close().finally(() => this.#unlock());
+    return this.#closing;
+  }
+
+  #assertUsable(): void {
+    if (this.#closing !== undefined) throw new AppError("unavailable", "state store is closed");
+    this.#journal.assertWritable();
+  }
+}

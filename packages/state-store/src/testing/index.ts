@@ -1,0 +1,1 @@
+export { describeStateStoreContract } from "./state-store-contract.js";

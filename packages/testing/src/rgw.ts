@@ -1,0 +1,48 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "./repo-root.js";
+
+const run = promisify(execFile);
+
+/** A Ceph RGW instance of the tests' own, in its own scratch dir and port. */
+export interface RgwInstance {
+  readonly endpoint: string;
+  readonly directory: string;
+  /** Starts it (the first time: builds the single-node cluster). */
+  start(): Promise<void>;
+  /** Kills the radosgw process itself (SIGKILL), leaving mon and osd running. */
+  killGateway(): Promise<void>;
+  /** Stops the whole cluster and removes its dir. */
+  purge(): Promise<void>;
+}
+
+/** An RGW instance under `directory`, serving S3 on 127.0.0.1:`port`. */
+export function rgwInstance(directory: string, port: number, storeBytes = 512 * 1024 * 1024): RgwInstance {
+  const scripts = join(repoRoot(), "scripts/servers");
+  const env = { ...process.env, LOUPE_TEST_RGW_DIR: directory, LOUPE_TEST_RGW_PORT: String(port), LOUPE_TEST_RGW_STORE_BYTES: String(storeBytes) };
+  return {
+    endpoint: `http://127.0.0.1:${String(port)}`,
+    directory,
+    async start() {
+      await run("bash", [join(scripts, "start-rgw.sh")], { env, timeout: 180_000 });
+    },
+    async killGateway() {
+      const pid = Number((await readFile(join(directory, "run/radosgw.pid"), "utf8")).trim());
+      process.kill(pid, "SIGKILL");
+      // Wait until the process is gone so the port is really closed.
+      for (let attempt = 0; attempt < 100; attempt++) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async purge() {
+      await run("bash", [join(scripts, "stop-rgw.sh"), "--purge"], { env, timeout: 60_000 });
+    },
+  };
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test file (unit tests beside the code, test/integration,
+# test/e2e) in one `node --test` invocation, so one summary line ends the run.
+# Node 20 finds no .ts files by itself: the list is explicit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -f "${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}/s3.env" ]; then
+  set -a
+  # shellcheck disable=SC1091
+  . "${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}/s3.env"
+  set +a
+fi
+
+mapfile -t files < <(find packages services test -name '*.test.ts' -not -path '*/node_modules/*' -not -path '*/dist/*' | sort)
+if [ "${#files[@]}" -eq 0 ]; then
+  echo "no test files found" >&2
+  exit 1
+fi
+exec node --conditions=source --import tsx --test --test-timeout=300000 "${files[@]}"

@@ -1,0 +1,60 @@
+import type { ArchiveStore } from "@loupe/archive-store";
+import { AppError } from "@loupe/errors";
+import type { ServiceHandlers } from "@loupe/grpc";
+import type { ArchiveService } from "@loupe/proto";
+import type { LineIndexCache } from "./line-index-cache.js";
+import { putResult } from "./put-result.js";
+import { readRange } from "./read-range.js";
+import { loadRecord, toResultRecord } from "./result-record.js";
+import { tenantFromMetadata } from "./tenant.js";
+
+/** What the archive's handlers need. */
+export interface ArchiveHandlerDeps {
+  store: ArchiveStore;
+  indexCache: LineIndexCache;
+  maxResultBytes: number;
+  retentionMs: number;
+  /** Clock (ms since the epoch). */
+  now: () => number;
+}
+
+function requireResultId(resultId: string): string {
+  if (resultId === "") throw new AppError("invalid_argument", "result_id is required");
+  return resultId;
+}
+
+const shaOf = (revision: string): string => revision.slice("sha256:".length);
+
+/** The ArchiveService handlers over a store. */
+export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers<typeof ArchiveService> {
+  const { store, indexCache } = deps;
+  return {
+    async put(requests, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      const { record, deduplicated } = await putResult(requests, {
+        store,
+        tenant,
+        nowMs: deps.now(),
+        retentionMs: deps.retentionMs,
+        maxResultBytes: deps.maxResultBytes,
+        signal: context.signal,
+      });
+      return { record: toResultRecord(record), deduplicated };
+    },
+    async read(request, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
+      const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
+      const served = await readRange(store, tenant, shaOf(record.revision), index, request, context.signal);
+      return { ...served, record: toResultRecord(record) };
+    },
+    async stat(request, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
+      return { record: toResultRecord(record) };
+    },
+    search() {
+      return Promise.reject(new AppError("unimplemented", "archive search is not available yet"));
+    },
+  };
+}

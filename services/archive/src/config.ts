@@ -1,0 +1,57 @@
+import { readEnum, readInt, readOptionalString, readPort, readBool, readString, throwOnProblems, type Env } from "@loupe/config";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+
+/** Where the archive keeps blobs. */
+export type ArchiveBackend = "fs" | "s3";
+
+/** The archive service's configuration. */
+export interface ArchiveConfig {
+  grpcHost: string;
+  grpcPort: number;
+  httpHost: string;
+  httpPort: number;
+  backend: ArchiveBackend;
+  /** Filesystem backend root: `<dataDir>/archive`. */
+  dataDir: string;
+  s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean };
+  maxResultBytes: number;
+  retentionDays: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+export const DEFAULT_ARCHIVE_GRPC_PORT = 50052;
+export const DEFAULT_ARCHIVE_HTTP_PORT = 8082;
+export const DEFAULT_DATA_DIR = "./.loupe";
+export const DEFAULT_S3_BUCKET = "loupe-archive";
+export const DEFAULT_S3_REGION = "us-east-1";
+export const DEFAULT_RETENTION_DAYS = 7;
+
+/**
+ * Reads the archive's LOUPE_* variables. Reports every bad variable at once.
+ * @throws AppError `invalid_argument` listing each problem
+ */
+export function loadConfig(env: Env = process.env): ArchiveConfig {
+  const problems: string[] = [];
+  const config: ArchiveConfig = {
+    grpcHost: readString(env, "LOUPE_GRPC_HOST", "127.0.0.1"),
+    grpcPort: readPort(env, "LOUPE_GRPC_PORT", DEFAULT_ARCHIVE_GRPC_PORT, problems),
+    httpHost: readString(env, "LOUPE_HTTP_HOST", "127.0.0.1"),
+    httpPort: readPort(env, "LOUPE_HTTP_PORT", DEFAULT_ARCHIVE_HTTP_PORT, problems),
+    backend: readEnum(env, "LOUPE_ARCHIVE_BACKEND", ["fs", "s3"] as const, "fs", problems),
+    dataDir: readString(env, "LOUPE_DATA_DIR", DEFAULT_DATA_DIR),
+    s3: {
+      endpoint: readOptionalString(env, "LOUPE_S3_ENDPOINT"),
+      bucket: readString(env, "LOUPE_S3_BUCKET", DEFAULT_S3_BUCKET),
+      region: readString(env, "LOUPE_S3_REGION", DEFAULT_S3_REGION),
+      forcePathStyle: readBool(env, "LOUPE_S3_FORCE_PATH_STYLE", true, problems),
+    },
+    maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
+    retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS, problems, { min: 1, max: 3650 }),
+    logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
+  };
+  if (config.backend === "s3" && config.s3.endpoint === undefined && env["AWS_REGION"] === undefined && env["LOUPE_S3_REGION"] === undefined) {
+    problems.push("LOUPE_ARCHIVE_BACKEND=s3 needs LOUPE_S3_ENDPOINT (or a region for AWS S3)");
+  }
+  throwOnProblems("archive", problems);
+  return config;
+}

@@ -1,0 +1,3 @@
+import { runArchiveProcess } from "./run.js";
+
+await runArchiveProcess(process.env);

@@ -1,0 +1,88 @@
+import { blobKey, createRevisionHasher, lineIndexKey, type ArchiveStore } from "@loupe/archive-store";
+import { AppError } from "@loupe/errors";
+import type { PutHeader, PutRequest } from "@loupe/proto";
+import { createLineIndexBuilder, type LineIndex } from "./line-index.js";
+import type { StoredRecord } from "./result-record.js";
+import { saveRecord } from "./result-record.js";
+
+/** What a Put needs besides its stream. */
+export interface PutContext {
+  store: ArchiveStore;
+  tenant: string;
+  nowMs: number;
+  retentionMs: number;
+  maxResultBytes: number;
+  signal?: AbortSignal;
+}
+
+const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
+const REVISION_PATTERN = /^sha256:([0-9a-f]{64})$/;
+
+async function readHeader(iterator: AsyncIterator<PutRequest>): Promise<PutHeader> {
+  const first = await iterator.next();
+  if (first.done === true || first.value.message.case !== "header") {
+    throw new AppError("invalid_argument", "put must start with a header");
+  }
+  const header = first.value.message.value;
+  if (!RESULT_ID_PATTERN.test(header.resultId)) throw new AppError("invalid_argument", `malformed result_id [result_id=${header.resultId.slice(0, 80)}]`);
+  if (!REVISION_PATTERN.test(header.revision)) throw new AppError("invalid_argument", `malformed revision [revision=${header.revision.slice(0, 80)}]`);
+  return header;
+}
+
+/**
+ * The chunks after the header, checked as they pass: size within the limit,
+ * line index and hash updated; at the end the hash must equal the declared
+ * revision, else the iteration throws (and the store discards the upload).
+ */
+async function* verifiedChunks(iterator: AsyncIterator<PutRequest>, header: PutHeader, maxResultBytes: number, index: ReturnType<typeof createLineIndexBuilder>): AsyncIterable<Uint8Array> {
+  const hasher = createRevisionHasher();
+  let size = 0;
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+    if (next.value.message.case !== "chunk") throw new AppError("invalid_argument", "put sends one header, then only chunks");
+    const chunk = next.value.message.value;
+    size += chunk.byteLength;
+    if (size > maxResultBytes) throw new AppError("resource_exhausted", `result larger than LOUPE_MAX_RESULT_BYTES [limit=${String(maxResultBytes)}]`);
+    hasher.update(chunk);
+    index.update(chunk);
+    yield chunk;
+  }
+  const actual = hasher.digest();
+  if (actual !== header.revision) throw new AppError("invalid_argument", `content does not match its revision [declared=${header.revision}, actual=${actual}]`);
+}
+
+/**
+ * Stores one streamed result: the blob once per tenant (content-addressed,
+ * conditional create), its line index, then the record, so a record always
+ * points at a complete blob. Returns the record and whether the blob existed.
+ */
+export async function putResult(requests: AsyncIterable<PutRequest>, context: PutContext): Promise<{ record: StoredRecord; deduplicated: boolean }> {
+  const { store, tenant, signal } = context;
+  const iterator = requests[Symbol.asyncIterator]();
+  const header = await readHeader(iterator);
+  const sha = REVISION_PATTERN.exec(header.revision)?.[1] ?? "";
+  const builder = createLineIndexBuilder();
+  const chunks = verifiedChunks(iterator, header, context.maxResultBytes, builder);
+  const options = signal ? { signal } : {};
+  let deduplicated = await store.exists(blobKey(tenant, sha), options);
+  if (!deduplicated) {
+    deduplicated = (await store.put(blobKey(tenant, sha), chunks, { ifAbsent: true, ...options })) === "exists";
+  }
+  // The store may leave a stream unread when the blob exists: read (and verify) the rest.
+  for await (const _chunk of chunks);
+  const index: LineIndex = builder.finish();
+  await store.put(lineIndexKey(tenant, sha), new TextEncoder().encode(JSON.stringify(index)), { ifAbsent: true, contentType: "application/json", ...options });
+  const record: StoredRecord = {
+    resultId: header.resultId,
+    revision: header.revision,
+    sessionId: header.sessionId,
+    source: header.source,
+    toolName: header.toolName,
+    kind: header.kind,
+    path: header.path,
+    sizeBytes: index.sizeBytes,
+    lineCount: index.lineCount,
+    createdAtMs: context.nowMs,
+    expiresAtMs: context.nowMs + context.retentionMs,
+  };
+  return { record: await saveRecord(store, tenant, record, signal), deduplicated };
+}

@@ -1,0 +1,77 @@
+import { createFileArchiveStore, createS3ArchiveStore, type ArchiveStore } from "@loupe/archive-store";
+import { createHealthReporter, registerService, startGrpcServer } from "@loupe/grpc";
+import { ArchiveService } from "@loupe/proto";
+import { startHttpServer, type Logger } from "@loupe/runtime";
+import { join } from "node:path";
+import { createArchiveHandlers } from "./archive-handlers.js";
+import type { ArchiveConfig } from "./config.js";
+import { createLineIndexCache } from "./line-index-cache.js";
+
+export { loadConfig, DEFAULT_ARCHIVE_GRPC_PORT, DEFAULT_ARCHIVE_HTTP_PORT } from "./config.js";
+export type { ArchiveConfig, ArchiveBackend } from "./config.js";
+
+/** A running archive service. */
+export interface ArchiveHandle {
+  readonly grpcPort: number;
+  /** 0 when the HTTP endpoint is off. */
+  readonly httpPort: number;
+  readonly store: ArchiveStore;
+  /** Stops serving: health NOT_SERVING, drain gRPC, close HTTP. */
+  stop(): Promise<void>;
+}
+
+/** Dependencies the composition root may supply (otherwise built from config). */
+export interface ArchiveDeps {
+  logger: Logger;
+  store?: ArchiveStore;
+  now?: () => number;
+  /** Serve GET /healthz on its own port (default true; embedded mode relies on the gateway's). */
+  httpEndpoint?: boolean;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Creates the blob store the config names: the filesystem under the data dir, or S3. */
+export async function createArchiveStore(config: ArchiveConfig): Promise<ArchiveStore> {
+  if (config.backend === "fs") return createFileArchiveStore({ directory: join(config.dataDir, "archive") });
+  const store = createS3ArchiveStore({
+    region: config.s3.region,
+    bucket: config.s3.bucket,
+    forcePathStyle: config.s3.forcePathStyle,
+    createBucketIfMissing: true,
+    ...(config.s3.endpoint === undefined ? {} : { endpoint: config.s3.endpoint }),
+  });
+  return store;
+}
+
+/** Starts the ArchiveService (gRPC, with Health) and GET /healthz. */
+export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Promise<ArchiveHandle> {
+  const store = deps.store ?? (await createArchiveStore(config));
+  const health = createHealthReporter([ArchiveService.typeName]);
+  const handlers = createArchiveHandlers({
+    store,
+    indexCache: createLineIndexCache(),
+    maxResultBytes: config.maxResultBytes,
+    retentionMs: config.retentionDays * DAY_MS,
+    now: deps.now ?? Date.now,
+  });
+  const grpc = await startGrpcServer({
+    host: config.grpcHost,
+    port: config.grpcPort,
+    maxResultBytes: config.maxResultBytes,
+    services: [health.registration, registerService(ArchiveService, handlers)],
+    onError: (error, method) => deps.logger.error("archive call failed", { method, error }),
+  });
+  const http = deps.httpEndpoint === false ? undefined : await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing() });
+  deps.logger.info("archive started", { grpcPort: grpc.port, httpPort: http?.port, backend: config.backend });
+  return {
+    grpcPort: grpc.port,
+    httpPort: http?.port ?? 0,
+    store,
+    async stop() {
+      health.shutdown();
+      await grpc.shutdown();
+      await http?.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { createGrpcClient } from "@loupe/grpc";
+import { ArchiveService, type PutHeaderSchema, type ReadRequestSchema, type ReadResponse, type ResultRecord } from "@loupe/proto";
+
+/** Bytes per Put chunk: small enough to stream, large enough to keep calls few. */
+export const PUT_CHUNK_BYTES = 256 * 1024;
+const TENANT_METADATA_KEY = "x-loupe-tenant";
+
+/** The gateway's view of the archive service. */
+export interface ArchiveClient {
+  /** Streams one result to the archive; rejects with AppError (deadline_exceeded past `timeoutMs`, unavailable when down). */
+  put(tenant: string, header: MessageInitShape<typeof PutHeaderSchema>, bytes: Uint8Array, timeoutMs: number): Promise<ResultRecord>;
+  read(tenant: string, request: MessageInitShape<typeof ReadRequestSchema>, signal?: AbortSignal): Promise<ReadResponse>;
+  close(): void;
+}
+
+async function* putRequests(header: MessageInitShape<typeof PutHeaderSchema>, bytes: Uint8Array) {
+  yield { message: { case: "header" as const, value: header } };
+  for (let offset = 0; offset < bytes.byteLength; offset += PUT_CHUNK_BYTES) {
+    yield { message: { case: "chunk" as const, value: bytes.subarray(offset, offset + PUT_CHUNK_BYTES) } };
+  }
+}
+
+/** Connects to the archive at host:port. */
+export function createArchiveClient(address: string, maxResultBytes: number): ArchiveClient {
+  const client = createGrpcClient(ArchiveService, address, { maxResultBytes });
+  return {
+    async put(tenant, header, bytes, timeoutMs) {
+      const response = await client.put(putRequests(header, bytes), { timeoutMs, metadata: { [TENANT_METADATA_KEY]: tenant } });
+      if (!response.record) throw new TypeError("archive put answered without a record");
+      return response.record;
+    },
+    read(tenant, request, signal) {
+      return client.read(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    close: () => client.close(),
+  };
+}

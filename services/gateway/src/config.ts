@@ -1,0 +1,58 @@
+import { readEnum, readInt, readOptionalString, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+
+/** The gateway's configuration. */
+export interface GatewayConfig {
+  grpcHost: string;
+  grpcPort: number;
+  httpHost: string;
+  httpPort: number;
+  /** host:port of the archive service. */
+  archiveAddress: string;
+  /** NATS for result events; undefined = no events (embedded mode passes its own bus). */
+  natsUrl: string | undefined;
+  maxResultBytes: number;
+  /** Time budget of one archive put; past it the gateway answers fail-open. */
+  archiveTimeoutMs: number;
+  defaultBudgetTokens: number;
+  /** Hard cap on a first view's UTF-8 bytes. */
+  maxViewBytes: number;
+  /** Key that makes result ids unguessable; every gateway replica needs the same one. */
+  resultIdSecret: string;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+export const DEFAULT_GRPC_PORT = 50051;
+export const DEFAULT_HTTP_PORT = 8080;
+export const DEFAULT_ARCHIVE_ADDRESS = "127.0.0.1:50052";
+export const DEFAULT_ARCHIVE_TIMEOUT_MS = 2000;
+export const DEFAULT_BUDGET_TOKENS = 2000;
+export const MAX_BUDGET_TOKENS = 200_000;
+export const DEFAULT_MAX_VIEW_BYTES = 50 * 1024;
+/** Used when LOUPE_RESULT_ID_SECRET is unset; fine for one machine, not for a shared deployment. */
+export const INSECURE_DEFAULT_SECRET = "loupe-insecure-default-secret";
+
+/**
+ * Reads the gateway's LOUPE_* variables, reporting every bad one at once.
+ * @throws AppError `invalid_argument` listing each problem
+ */
+export function loadConfig(env: Env = process.env): GatewayConfig {
+  const problems: string[] = [];
+  const config: GatewayConfig = {
+    grpcHost: readString(env, "LOUPE_GRPC_HOST", "127.0.0.1"),
+    grpcPort: readPort(env, "LOUPE_GRPC_PORT", DEFAULT_GRPC_PORT, problems),
+    httpHost: readString(env, "LOUPE_HTTP_HOST", "127.0.0.1"),
+    httpPort: readPort(env, "LOUPE_HTTP_PORT", DEFAULT_HTTP_PORT, problems),
+    archiveAddress: readString(env, "LOUPE_ARCHIVE_ADDR", DEFAULT_ARCHIVE_ADDRESS),
+    natsUrl: readOptionalString(env, "LOUPE_NATS_URL") === undefined ? undefined : readUrl(env, "LOUPE_NATS_URL", "", ["nats:", "tls:"], problems),
+    maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
+    archiveTimeoutMs: readInt(env, "LOUPE_ARCHIVE_TIMEOUT_MS", DEFAULT_ARCHIVE_TIMEOUT_MS, problems, { min: 1, max: 600_000 }),
+    defaultBudgetTokens: readInt(env, "LOUPE_DEFAULT_BUDGET_TOKENS", DEFAULT_BUDGET_TOKENS, problems, { min: 50, max: MAX_BUDGET_TOKENS }),
+    maxViewBytes: readInt(env, "LOUPE_MAX_VIEW_BYTES", DEFAULT_MAX_VIEW_BYTES, problems, { min: 1024, max: 10 * 1024 * 1024 }),
+    resultIdSecret: readString(env, "LOUPE_RESULT_ID_SECRET", INSECURE_DEFAULT_SECRET),
+    logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
+  };
+  if (!/^[^:\s]+:\d+$/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);
+  throwOnProblems("gateway", problems);
+  return config;
+}

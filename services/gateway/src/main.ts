@@ -1,0 +1,3 @@
+import { runGatewayProcess } from "./run.js";
+
+await runGatewayProcess(process.env);

@@ -1,0 +1,36 @@
+import { AppError } from "@loupe/errors";
+import type { RecoverRequest } from "@loupe/proto";
+import { MAX_BUDGET_TOKENS } from "./config.js";
+
+/** Which way a Recover request names what to serve. */
+export type RecoverSelector = "lines" | "bytes" | "cursor";
+
+const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * Checks a Recover request and says which selector it uses.
+ * @throws AppError `invalid_argument` (malformed or conflicting fields), `unimplemented` (json_pointer, pattern)
+ */
+export function validateRecoverRequest(request: RecoverRequest): RecoverSelector {
+  const selectors: RecoverSelector[] = [];
+  if (request.startLine !== undefined || request.endLine !== undefined) selectors.push("lines");
+  if (request.startByte !== undefined || request.endByte !== undefined) selectors.push("bytes");
+  if (request.cursor !== "") selectors.push("cursor");
+  if (request.jsonPointer !== "" || request.pattern !== "") {
+    throw new AppError("unimplemented", "recovery by json_pointer or pattern is not available yet");
+  }
+  if (request.resultId === "" && request.cursor === "") throw new AppError("invalid_argument", "result_id is required");
+  if (request.resultId !== "" && !RESULT_ID_PATTERN.test(request.resultId)) {
+    throw new AppError("invalid_argument", `malformed result_id [result_id=${request.resultId.slice(0, 80)}]`);
+  }
+  if (selectors.length > 1) throw new AppError("invalid_argument", `give one of a line range, a byte range or a cursor [got=${selectors.join(",")}]`);
+  if (request.budgetTokens > MAX_BUDGET_TOKENS) throw new AppError("invalid_argument", `budget_tokens above the maximum [max=${String(MAX_BUDGET_TOKENS)}]`);
+  if (request.startLine !== undefined && request.startLine < 1) throw new AppError("invalid_argument", "start_line must be at least 1");
+  if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
+    throw new AppError("invalid_argument", `end_line before start_line [start_line=${String(request.startLine)}, end_line=${String(request.endLine)}]`);
+  }
+  if (request.startByte !== undefined && request.endByte !== undefined && request.endByte < request.startByte) {
+    throw new AppError("invalid_argument", `end_byte before start_byte [start_byte=${String(request.startByte)}, end_byte=${String(request.endByte)}]`);
+  }
+  return selectors[0] ?? "lines";
+}

@@ -1,0 +1,40 @@
+import { loadConfig as loadArchiveConfig, type ArchiveConfig } from "@loupe/archive";
+import { readString, type Env } from "@loupe/config";
+import { loadConfig as loadGatewayConfig, type GatewayConfig } from "@loupe/gateway";
+import { loadConfig as loadNoteWorkerConfig, type NoteWorkerConfig } from "@loupe/note-worker";
+import { AppError, isAppError } from "@loupe/errors";
+
+/** Embedded mode: the three services' configs, read from one environment. */
+export interface ServeConfig {
+  dataDir: string;
+  gateway: GatewayConfig;
+  archive: ArchiveConfig;
+  noteWorker: NoteWorkerConfig;
+}
+
+/**
+ * Reads the embedded configuration: the gateway's ports are the public ones;
+ * the archive listens on an ephemeral loopback port only the gateway uses, on
+ * the filesystem under LOUPE_DATA_DIR. Reports every bad variable at once.
+ * @throws AppError `invalid_argument` listing each problem
+ */
+export function loadServeConfig(env: Env): ServeConfig {
+  const problems: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      problems.push(...error.message.split("\n").slice(1).map((line) => line.replace(/^\s*- /, "")));
+      return undefined;
+    }
+  };
+  const gateway = attempt(() => loadGatewayConfig(env));
+  const archive = attempt(() => loadArchiveConfig({ ...env, LOUPE_ARCHIVE_BACKEND: "fs", LOUPE_GRPC_HOST: "127.0.0.1", LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }));
+  const noteWorker = attempt(() => loadNoteWorkerConfig({ ...env, LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }));
+  const unique = [...new Set(problems)];
+  if (!gateway || !archive || !noteWorker || unique.length > 0) {
+    throw new AppError("invalid_argument", `invalid configuration [${String(unique.length)} problem(s)]\n${unique.map((problem) => `  - ${problem}`).join("\n")}`);
+  }
+  return { dataDir: readString(env, "LOUPE_DATA_DIR", "./.loupe"), gateway, archive, noteWorker };
+}

@@ -1,0 +1,42 @@
+import { join } from "node:path";
+import { startArchive } from "@loupe/archive";
+import { createMemoryBus } from "@loupe/events";
+import { startGateway } from "@loupe/gateway";
+import { startNoteWorker } from "@loupe/note-worker";
+import { createLogger, type Logger } from "@loupe/runtime";
+import { loadOrCreateLocalSecret } from "./local-secret.js";
+import type { ServeConfig } from "./serve-config.js";
+
+/** Embedded Loupe: the three services in one process. */
+export interface EmbeddedLoupe {
+  readonly grpcPort: number;
+  readonly httpPort: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the gateway, archive and note-worker in this process on the
+ * filesystem archive and the embedded bus, all persisted under the data dir,
+ * so a restart keeps everything that was accepted.
+ */
+export async function startEmbedded(config: ServeConfig, logger: Logger = createLogger({ service: "loupe", level: config.gateway.logLevel })): Promise<EmbeddedLoupe> {
+  const archive = await startArchive(config.archive, { logger: logger.child({ component: "archive" }), httpEndpoint: false });
+  const bus = await createMemoryBus({ directory: join(config.dataDir, "events") });
+  const noteWorker = await startNoteWorker(config.noteWorker, { logger: logger.child({ component: "note-worker" }), bus, endpoints: false });
+  const secret = config.gateway.resultIdSecret === "loupe-insecure-default-secret" ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
+  const gateway = await startGateway(
+    { ...config.gateway, archiveAddress: `127.0.0.1:${String(archive.grpcPort)}`, resultIdSecret: secret },
+    { logger: logger.child({ component: "gateway" }) },
+  );
+  logger.info("loupe is serving (embedded)", { grpc: `${config.gateway.grpcHost}:${String(gateway.grpcPort)}`, http: `${config.gateway.httpHost}:${String(gateway.httpPort)}`, dataDir: config.dataDir });
+  return {
+    grpcPort: gateway.grpcPort,
+    httpPort: gateway.httpPort,
+    async stop() {
+      await gateway.stop();
+      await noteWorker.stop();
+      await bus.close();
+      await archive.stop();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { readEnum, readInt, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
+
+/** The note-worker's configuration. */
+export interface NoteWorkerConfig {
+  grpcHost: string;
+  grpcPort: number;
+  httpHost: string;
+  httpPort: number;
+  natsUrl: string;
+  /** Durable consumer name shared by every replica. */
+  durableName: string;
+  ackWaitMs: number;
+  maxInFlight: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+export const DEFAULT_NOTE_WORKER_GRPC_PORT = 50053;
+export const DEFAULT_NOTE_WORKER_HTTP_PORT = 8083;
+export const DEFAULT_NATS_URL = "nats://127.0.0.1:4222";
+export const DEFAULT_DURABLE_NAME = "note-worker";
+export const DEFAULT_ACK_WAIT_MS = 30_000;
+export const DEFAULT_MAX_IN_FLIGHT = 16;
+
+/**
+ * Reads the note-worker's LOUPE_* variables, reporting every bad one at once.
+ * @throws AppError `invalid_argument` listing each problem
+ */
+export function loadConfig(env: Env = process.env): NoteWorkerConfig {
+  const problems: string[] = [];
+  const config: NoteWorkerConfig = {
+    grpcHost: readString(env, "LOUPE_GRPC_HOST", "127.0.0.1"),
+    grpcPort: readPort(env, "LOUPE_GRPC_PORT", DEFAULT_NOTE_WORKER_GRPC_PORT, problems),
+    httpHost: readString(env, "LOUPE_HTTP_HOST", "127.0.0.1"),
+    httpPort: readPort(env, "LOUPE_HTTP_PORT", DEFAULT_NOTE_WORKER_HTTP_PORT, problems),
+    natsUrl: readUrl(env, "LOUPE_NATS_URL", DEFAULT_NATS_URL, ["nats:", "tls:"], problems),
+    durableName: readString(env, "LOUPE_NOTE_WORKER_DURABLE", DEFAULT_DURABLE_NAME),
+    ackWaitMs: readInt(env, "LOUPE_NOTE_WORKER_ACK_WAIT_MS", DEFAULT_ACK_WAIT_MS, problems, { min: 1000, max: 3_600_000 }),
+    maxInFlight: readInt(env, "LOUPE_NOTE_WORKER_MAX_IN_FLIGHT", DEFAULT_MAX_IN_FLIGHT, problems, { min: 1, max: 1024 }),
+    logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
+  };
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(config.durableName)) problems.push(`LOUPE_NOTE_WORKER_DURABLE=${JSON.stringify(config.durableName)} must be letters, digits, _ or -`);
+  throwOnProblems("note-worker", problems);
+  return config;
+}

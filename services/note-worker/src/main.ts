@@ -1,0 +1,3 @@
+import { runNoteWorkerProcess } from "./run.js";
+
+await runNoteWorkerProcess(process.env);

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { isAppError } from "@loupe/errors";
+import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
+import { createTokenCounter } from "@loupe/projection";
+import { Health, HealthCheckResponse_ServingStatus, ProjectionService, ReflectionV1ServerReflection } from "@loupe/proto";
+import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { numberedLines } from "../support/fixtures.js";
+import { linesOf, recoverOmission, textOf } from "../support/recover-omission.js";
+
+const MAX_RESULT_BYTES = 2 * 1024 * 1024;
+const counter = createTokenCounter();
+const isCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code && !error.message.includes("\n");
+
+describe("embedded mode (loupe serve)", () => {
+  let dataDir: string;
+  let grpcPort: number;
+  let httpPort: number;
+  let loupe: LoupeProcess;
+  let client: GrpcClient<typeof ProjectionService>;
+  const env = (): Record<string, string> => ({
+    LOUPE_DATA_DIR: dataDir,
+    LOUPE_GRPC_PORT: String(grpcPort),
+    LOUPE_HTTP_PORT: String(httpPort),
+    LOUPE_MAX_RESULT_BYTES: String(MAX_RESULT_BYTES),
+    // Embedded mode needs no servers: point the distributed settings nowhere to prove it.
+    LOUPE_NATS_URL: "nats://127.0.0.1:1",
+    LOUPE_REDIS_URL: "redis://127.0.0.1:1",
+  });
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "loupe-embedded-"));
+    grpcPort = await freePort();
+    httpPort = await freePort();
+    loupe = startLoupeProcess(["serve"], env());
+    await loupe.waitFor(/loupe is serving/);
+    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: MAX_RESULT_BYTES * 2 });
+  });
+  after(async () => {
+    client.close();
+    await loupe.stop("SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const original = numberedLines(5000);
+  let firstResultId = "";
+  let firstView = "";
+
+  it("projects a 5,000-line text to whole lines within budget, and Recover returns exactly the omitted lines", async () => {
+    const response = await client.project({ sessionId: "s1", result: { toolName: "bash", parts: [{ content: { case: "text", value: original } }] } });
+    const view = textOf(response.parts);
+    assert.ok(response.resultId.startsWith("r_"));
+    assert.equal(response.archived, true);
+    assert.ok(counter.count(view) <= 2000, "within the default budget");
+    assert.match(response.revision, /^sha256:[0-9a-f]{64}$/);
+    assert.ok(response.projectorVersion !== "");
+    assert.equal(response.omissions.length, 1);
+    const [omission] = response.omissions;
+    assert.ok(omission?.startLine !== undefined && omission.endLine !== undefined);
+    for (const line of view.split("\n").filter((line) => line !== "")) {
+      assert.ok(line.startsWith("[loupe") || original.includes(line + "\n"), `kept lines are whole original lines: ${line}`);
+    }
+    const recovered = await recoverOmission(client, omission);
+    assert.equal(recovered.text, linesOf(original, omission.startLine, omission.endLine));
+    assert.ok(recovered.pages.length > 1, "the budget split the range into pages");
+    for (const page of recovered.pages) assert.ok(counter.count(textOf(page.parts)) <= 2000);
+    // View (minus the notice) + recovered lines = the original.
+    const [head, tail] = view.split(/^\[loupe[^\n]*\n/m);
+    assert.equal((head ?? "") + recovered.text + (tail ?? ""), original);
+    firstResultId = response.resultId;
+    firstView = view;
+  });
+
+  it("answers malformed requests with INVALID_ARGUMENT or NOT_FOUND and a one-line message", async () => {
+    await assert.rejects(client.project({ sessionId: "s1" }), isCode("invalid_argument"));
+    await assert.rejects(client.recover({ startLine: 1 }), isCode("invalid_argument"));
+    await assert.rejects(client.recover({ resultId: "nope" }), isCode("invalid_argument"));
+    await assert.rejects(client.recover({ resultId: "r_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", startLine: 1, endLine: 2 }), isCode("not_found"));
+    await assert.rejects(client.recover({ resultId: firstResultId, startLine: 0, endLine: 3 }), isCode("invalid_argument"));
+    await assert.rejects(client.recover({ resultId: firstResultId, startLine: 9, endLine: 3 }), isCode("invalid_argument"));
+    await assert.rejects(client.recover({ resultId: firstResultId, startLine: 6000 }), isCode("invalid_argument"));
+    await assert.rejects(client.recover({ resultId: firstResultId, cursor: "garbage" }), isCode("invalid_argument"));
+    await assert.rejects(client.recover({ resultId: firstResultId, startLine: 1, expectedRevision: "sha256:00" }), (error: unknown) => isAppError(error) && error.code === "failed_precondition" && error.message.includes("sha256:00"));
+  });
+
+  it("refuses a result over LOUPE_MAX_RESULT_BYTES with RESOURCE_EXHAUSTED naming the limit", async () => {
+    const big = "x".repeat(MAX_RESULT_BYTES + 10);
+    await assert.rejects(client.project({ result: { parts: [{ content: { case: "text", value: big } }] } }), (error: unknown) => isAppError(error) && error.code === "resource_exhausted" && error.message.includes("LOUPE_MAX_RESULT_BYTES"));
+  });
+
+  it("serves gRPC health, reflection and GET /healthz", async () => {
+    const health = createGrpcClient(Health, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 1024 * 1024 });
+    assert.equal((await health.check({ service: "loupe.v1.ProjectionService" })).status, HealthCheckResponse_ServingStatus.SERVING);
+    health.close();
+    const reflection = createGrpcClient(ReflectionV1ServerReflection, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 1024 * 1024 });
+    const answers = [];
+    for await (const answer of reflection.serverReflectionInfo([{ messageRequest: { case: "listServices", value: "" } }])) answers.push(answer);
+    const listed = answers[0]?.messageResponse;
+    assert.ok(listed?.case === "listServicesResponse" && listed.value.service.some((service) => service.name === "loupe.v1.ProjectionService"));
+    reflection.close();
+    const healthz = await fetch(`http://127.0.0.1:${String(httpPort)}/healthz`);
+    assert.equal(healthz.status, 200);
+  });
+
+  it("keeps what it accepted across a restart, and gives the same view again", async () => {
+    assert.equal(await loupe.stop("SIGTERM"), 0, "graceful shutdown exits 0");
+    loupe = startLoupeProcess(["serve"], env());
+    await loupe.waitFor(/loupe is serving/);
+    const recovered = await client.recover({ resultId: firstResultId, startLine: 4990, endLine: 5000 });
+    assert.equal(textOf(recovered.parts), linesOf(original, 4990, 5000));
+    const again = await client.project({ sessionId: "s1", result: { toolName: "bash", parts: [{ content: { case: "text", value: original } }] } });
+    assert.equal(again.resultId, firstResultId);
+    assert.equal(textOf(again.parts), firstView);
+  });
+});
