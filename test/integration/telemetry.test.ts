@@ -98,8 +98,9 @@ describe("@loupe/telemetry/register", () => {
       const redis = new Redis("redis://127.0.0.1:6379");
       await withSpan("parent", {}, async () => { await redis.set(${JSON.stringify(key)}, "v"); await redis.del(${JSON.stringify(key)}); });
       await redis.quit();
-      await telemetry.shutdown();
-      console.log(JSON.stringify(exporter.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes }))));`;
+      // Read before shutdown: shutting down an InMemorySpanExporter empties it.
+      console.log(JSON.stringify(exporter.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes }))));
+      await telemetry.shutdown();`;
     const cwd = fileURLToPath(new URL("..", import.meta.url));
     const args = ["--conditions=source", "--import", "tsx", "--import", "@loupe/telemetry/register", "--input-type=module", "-e", script];
     const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
@@ -111,5 +112,6 @@ describe("@loupe/telemetry/register", () => {
     const names = spans.map((span) => span.name);
     assert.ok(names.includes("parent"), names.join(","));
     assert.ok(names.includes("set") && names.includes("del"), `ioredis spans missing: ${names.join(",")}`);
+    assert.equal(spans.find((span) => span.name === "set")?.attributes["db.system.name"], "redis");
   });
 });

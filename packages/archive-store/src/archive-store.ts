@@ -61,7 +61,9 @@ export interface ArchiveStore {
   /**
    * Writes `body` under `key`. With `ifAbsent`, a conditional create: `"exists"` when the key is already
    * there. Readers never see a partly written object. A streamed body may be left unread once the outcome
-   * is known (ifAbsent on an existing key).
+   * is known (ifAbsent on an existing key). On S3 servers that ignore `If-None-Match` on multipart
+   * completion (Ceph RGW 16), a streamed body over one part without `sizeBytes` is created at most
+   * "almost once": pass `sizeBytes` for an atomic create of a large stream.
    */
   put(key: string, body: Uint8Array | AsyncIterable<Uint8Array>, options?: PutOptions): Promise<PutOutcome>;
   /**

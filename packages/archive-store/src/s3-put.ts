@@ -32,7 +32,13 @@ const CONFLICT_RETRIES = 3;
  * stream of known `sizeBytes` larger than a part streams through one PutObject; any other stream uses a
  * multipart upload (parts of `partSizeBytes`, aborted on failure). With `ifAbsent`, PutObject and
  * CompleteMultipartUpload carry `If-None-Match: *` (412 → `"exists"`); before a multipart upload a
- * HeadObject skips the upload when the key is already there. Throws raw SDK errors (the caller translates).
+ * HeadObject skips the upload when the key is already there.
+ *
+ * Ceph RGW 16 honours `If-None-Match: *` on PutObject (verified: one of 10 racers creates) but ignores it
+ * on CompleteMultipartUpload (verified: an existing object is replaced). So on RGW a multipart ifAbsent
+ * put is only HeadObject-then-write: two racers that both pass the HeadObject both report `"created"`
+ * and the last one wins — harmless for content-addressed blobs, whose bodies are equal. Passing
+ * `sizeBytes` avoids multipart and keeps the create atomic. Throws raw SDK errors (the caller translates).
  *
  * @internal
  */

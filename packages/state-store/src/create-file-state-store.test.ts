@@ -110,6 +110,12 @@ describe("createFileStateStore() persistence", () => {
     await reopened.close();
   });
 
+  it("reports a directory it cannot create as unavailable", async () => {
+    const file = join(root, "a-file");
+    await writeFile(file, "");
+    await assert.rejects(createFileStateStore({ directory: join(file, "state") }), (error: unknown) => isAppError(error) && error.code === "unavailable" && error.message.startsWith("state directory cannot be opened"));
+  });
+
   it("refuses a directory that is already open", async () => {
     const directory = freshDirectory();
     const store = await createFileStateStore({ directory });

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { AppError } from "@loupe/errors";
+import { AppError, isAppError } from "@loupe/errors";
 import { assertIncrementBy, assertSetOptions } from "./assert-options.js";
 import { lockDirectory } from "./directory-lock.js";
 import { readStateFiles } from "./state-files.js";
@@ -29,22 +29,21 @@ export async function createFileStateStore(options: FileStateStoreOptions): Prom
   const { directory } = options;
   try {
     await mkdir(directory, { recursive: true });
+    const unlock = await lockDirectory(directory);
+    try {
+      const table = new StateTable();
+      const { entries, changes } = await readStateFiles(directory);
+      for (const entry of entries) table.apply({ op: "set", ...entry });
+      for (const change of changes) table.apply(change);
+      const journal = await StateJournal.open(directory, () => table.entries(Date.now()));
+      return new FileStateStore(table, journal, unlock);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
   } catch (error) {
-    throw new AppError("unavailable", `state directory cannot be created [directory=${directory}]`, { cause: error });
-  }
-  const unlock = await lockDirectory(directory);
-  try {
-    const table = new StateTable();
-    const { entries, changes } = await readStateFiles(directory);
-    for (const entry of entries) table.apply({ op: "set", ...entry });
-    for (const change of changes) table.apply(change);
-    const journal = await StateJournal.open(directory, () => table.entries(Date.now())).catch((error: unknown) => {
-      throw AppError.from(error, "unavailable");
-    });
-    return new FileStateStore(table, journal, unlock);
-  } catch (error) {
-    await unlock();
-    throw error;
+    if (isAppError(error)) throw error;
+    throw new AppError("unavailable", `state directory cannot be opened [directory=${directory}]`, { cause: error });
   }
 }
 

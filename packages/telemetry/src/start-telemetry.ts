@@ -1,7 +1,9 @@
+import { hostname } from "node:os";
 import { context, propagation, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
+import { defaultResource, envDetector, processDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -39,8 +41,9 @@ let active = false;
 /**
  * Starts OpenTelemetry tracing for this process: a NodeSDK with the grpc-js and ioredis
  * instrumentations, W3C trace context and baggage propagation (or OTEL_PROPAGATORS),
- * AsyncLocalStorage context, and the resource from OTEL_RESOURCE_ATTRIBUTES, the process and
- * the host. Only traces: no metrics or logs pipelines. Honours OTEL_SDK_DISABLED.
+ * AsyncLocalStorage context, and a resource with OTEL_RESOURCE_ATTRIBUTES, the process and
+ * host.name. Only traces: no metrics or logs pipelines. Honours OTEL_SDK_DISABLED. A span is
+ * handed to the processors as soon as it ends.
  *
  * Call it first in `main.ts`, before the modules to instrument are imported; in ESM the
  * instrumentations also need the loader hook: `node --import @loupe/telemetry/register …`.
@@ -52,6 +55,11 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   const instrumentations = [new GrpcInstrumentation(), new IORedisInstrumentation()];
   const sdk = new NodeSDK({
     serviceName: options.serviceName,
+    // Only detectors whose attributes are known at once: the host detector's asynchronous
+    // host.id would hold every span back until it resolved (so a test's InMemorySpanExporter
+    // would not see a span right after it ended). host.name is added here instead.
+    resource: defaultResource().merge(resourceFromAttributes({ "host.name": hostname() })),
+    resourceDetectors: [envDetector, processDetector],
     spanProcessors: [...exporterProcessors(options.exporter ?? "none"), ...(options.spanProcessors ?? [])],
     // Empty lists, not omitted: omitted, the SDK would set up OTLP metrics and logs from env defaults.
     metricReaders: [],

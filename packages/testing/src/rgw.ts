@@ -2,9 +2,29 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { repoRoot } from "./repo-root.js";
+import { s3TestEnv } from "./s3-test-env.js";
 
 const run = promisify(execFile);
+
+async function warmUp(endpoint: string): Promise<void> {
+  const s3 = s3TestEnv();
+  const client = new S3Client({
+    endpoint,
+    region: s3.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: "loupe-warm-up" })).catch(() => undefined);
+    await client.send(new PutObjectCommand({ Bucket: "loupe-warm-up", Key: "warm-up", Body: "ok" }));
+  } finally {
+    client.destroy();
+  }
+}
 
 /** A Ceph RGW instance of the tests' own, in its own scratch dir and port. */
 export interface RgwInstance {
@@ -27,6 +47,8 @@ export function rgwInstance(directory: string, port: number, storeBytes = 512 * 
     directory,
     async start() {
       await run("bash", [join(scripts, "start-rgw.sh")], { env, timeout: 180_000 });
+      // A new cluster creates its data pools on the first object write (seconds): do it now, not in a test.
+      await warmUp(`http://127.0.0.1:${String(port)}`);
     },
     async killGateway() {
       const pid = Number((await readFile(join(directory, "run/radosgw.pid"), "utf8")).trim());

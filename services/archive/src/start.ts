@@ -30,6 +30,7 @@ export interface ArchiveDeps {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const BUCKET_CHECK_TIMEOUT_MS = 30_000;
 
 /** Creates the blob store the config names: the filesystem under the data dir, or S3. */
 export async function createArchiveStore(config: ArchiveConfig): Promise<ArchiveStore> {
@@ -41,6 +42,9 @@ export async function createArchiveStore(config: ArchiveConfig): Promise<Archive
     createBucketIfMissing: true,
     ...(config.s3.endpoint === undefined ? {} : { endpoint: config.s3.endpoint }),
   });
+  // Create the bucket before serving, so the first put does not pay for it inside the gateway's time budget.
+  // When S3 is down the archive still starts: puts fail until it is back, and the gateway answers fail-open.
+  await store.ensureBucket({ signal: AbortSignal.timeout(BUCKET_CHECK_TIMEOUT_MS) }).catch(() => undefined);
   return store;
 }
 

@@ -1,0 +1,9 @@
+/**
+ * Test support for Bus adapters: the behaviour table both adapters run
+ * (unit tests against the memory bus, integration tests against JetStream).
+ * Imports `node:test`, so production code never imports this module.
+ *
+ * @internal
+ */
+export { describeBusContract } from "./bus-contract.js";
+export type { BusContractTarget } from "./bus-contract.js";
