@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import { describeBusContract } from "./testing.js";
-import { bytes, sleep, text } from "./bus-contract-fixture.js";
+import { describeBusContract, bytes, text } from "./testing/index.js";
 import type { Bus, BusMessage, StreamConfig } from "./bus.js";
 import { createMemoryBus } from "./memory-bus.js";
 

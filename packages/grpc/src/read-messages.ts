@@ -40,7 +40,7 @@ export async function* readMessages<T>(stream: Readable): AsyncIterable<T> {
         yield next;
         continue;
       }
-      if (failure !== undefined) throw failure;
+      if (failure !== undefined) throw failure instanceof Error ? failure : new Error("stream failed", { cause: failure });
       if (ended) return;
       await new Promise<void>((resolve) => (wake = resolve));
     }

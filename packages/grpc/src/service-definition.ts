@@ -9,7 +9,7 @@ export function methodPath(method: DescMethod): string {
 /** Serializes a message given as a full message or an init shape. */
 export function serializerFor(schema: DescMessage): (value: object) => Buffer {
   return (value) => {
-    const message = create(schema, value as never) as MessageShape<DescMessage>;
+    const message: MessageShape<DescMessage> = create(schema, value as never);
     const bytes = toBinary(schema, message);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
@@ -38,5 +38,5 @@ export function createServiceDefinition(service: DescService): ServiceDefinition
       originalName: method.name,
     };
   }
-  return definition as ServiceDefinition;
+  return definition;
 }

@@ -21,7 +21,7 @@ const WINDOW_BYTES_PER_TOKEN = 12;
 
 /** Length of the longest prefix of `bytes` that ends on a UTF-8 character boundary. */
 function completePrefixLength(bytes: Uint8Array): number {
-  let end = bytes.byteLength;
+  const end = bytes.byteLength;
   let back = 0;
   while (back < 4 && end - back - 1 >= 0 && ((bytes[end - back - 1] ?? 0) & 0xc0) === 0x80) back++;
   const lead = bytes[end - back - 1];

@@ -4,7 +4,7 @@ import { isAppError } from "@loupe/errors";
 import type { ErrorCode } from "@loupe/errors";
 import { bytes, createContractFixture, sleep, text } from "./bus-contract-fixture.js";
 import type { BusContractTarget, ContractFixture } from "./bus-contract-fixture.js";
-import { retryDelayMs } from "./delivery.js";
+import { retryDelayMs } from "../delivery.js";
 
 export type { BusContractTarget } from "./bus-contract-fixture.js";
 

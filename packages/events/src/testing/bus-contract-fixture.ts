@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Bus, BusMessage, ConsumeOptions, Subscription } from "./bus.js";
+import type { Bus, BusMessage, ConsumeOptions, Subscription } from "../bus.js";
 
 /** What {@link describeBusContract} runs against. */
 export interface BusContractTarget {
@@ -25,17 +25,17 @@ export interface Seen {
 export interface ContractFixture {
   bus: Bus;
   stream: string;
-  subject(suffix: string): string;
+  subject: (suffix: string) => string;
   seen: Seen[];
   /** Consumes with a recording handler: `act` settles each delivery (default ack). */
-  consume(options: Partial<ConsumeOptions> & { act?: (seen: Seen) => Promise<void> | void; by?: string; on?: Bus }): Promise<Subscription>;
+  consume: (options: Partial<ConsumeOptions> & { act?: (seen: Seen) => Promise<void> | void; by?: string; on?: Bus }) => Promise<Subscription>;
   /** Polls until `predicate` holds; fails the case after `timeoutMs`. */
-  until(predicate: () => boolean, timeoutMs: number, label: string): Promise<void>;
+  until: (predicate: () => boolean, timeoutMs: number, label: string) => Promise<void>;
   /** Opens another bus on the same store (closed by cleanup). */
-  reopen(): Promise<Bus>;
+  reopen: () => Promise<Bus>;
   /** Registers another stream for removal. */
-  track(stream: string): void;
-  cleanup(): Promise<void>;
+  track: (stream: string) => void;
+  cleanup: () => Promise<void>;
 }
 
 /** Creates a fixture with its own stream `CONTRACT_<hex>` on subjects `contract.<hex>.>`. */
@@ -53,7 +53,7 @@ export async function createContractFixture(target: BusContractTarget): Promise<
     stream,
     subject: (suffix) => `contract.${id}.${suffix}`,
     seen,
-    async consume(options) {
+    consume: async (options) => {
       const { act, by = "first", on = bus, ...rest } = options;
       const subscription = await on.consume(stream, {
         durable: "worker",
@@ -70,20 +70,20 @@ export async function createContractFixture(target: BusContractTarget): Promise<
       subscriptions.push(subscription);
       return subscription;
     },
-    async until(predicate, timeoutMs, label) {
+    until: async (predicate, timeoutMs, label) => {
       const deadline = performance.now() + timeoutMs;
       while (!predicate()) {
         if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${label} [seen=${seen.length}]`);
         await sleep(10);
       }
     },
-    async reopen() {
+    reopen: async () => {
       const next = await target.open();
       buses.push(next);
       return next;
     },
     track: (name) => void streams.push(name),
-    async cleanup() {
+    cleanup: async () => {
       await Promise.all(subscriptions.map((subscription) => subscription.stop()));
       await Promise.all(buses.map((each) => each.close()));
       for (const name of streams) await target.removeStream?.(name);
