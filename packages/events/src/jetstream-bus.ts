@@ -90,10 +90,11 @@ function createBus(nc: NatsConnection, jsm: Awaited<ReturnType<typeof jetstreamM
     checkPublish(subject, data, options, nc.info?.max_payload);
     throwIfAborted(options.signal, "publish");
     const what = `publish [subject=${subject}]`;
-    const headers = natsHeaders();
-    for (const [key, value] of Object.entries(options.headers ?? {})) headers.set(key, value);
+    const entries = Object.entries(options.headers ?? {});
+    const headers = entries.length > 0 ? natsHeaders() : undefined;
+    for (const [key, value] of entries) headers?.set(key, value);
     const publishing = js
-      .publish(subject, data, { headers, ...(options.msgId === undefined ? {} : { msgID: options.msgId }) })
+      .publish(subject, data, { ...(headers ? { headers } : {}), ...(options.msgId === undefined ? {} : { msgID: options.msgId }) })
       .then((ack) => ({ seq: ack.seq, duplicate: ack.duplicate }))
       .catch((error: unknown) => {
         throw appErrorFromNats(error, what, { publish: true });

@@ -65,9 +65,12 @@ export async function startJetStreamSubscription(
   let stopped = false;
   const loop = (async () => {
     for await (const message of messages) {
-      if (stopped) break; // left unsettled: redelivered after its ack wait
       await limiter.acquire();
-      void runHandler(deliveryFromJsMsg(message, termWithReason), options.handler).finally(limiter.release);
+      if (stopped) {
+        limiter.release();
+        break; // left unsettled: redelivered after its ack wait
+      }
+      void runHandler(deliveryFromJsMsg(message, termWithReason), options.handler).finally(() => limiter.release());
     }
   })();
   const handle = createSubscriptionHandle(async () => {

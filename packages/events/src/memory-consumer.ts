@@ -14,7 +14,7 @@ interface Subscriber {
   readonly maxMessages: number;
   readonly handler: ConsumeOptions["handler"];
   inFlight: number;
-  onIdle: (() => void) | undefined;
+  readonly idleWaiters: (() => void)[];
 }
 
 /**
@@ -65,13 +65,13 @@ export class MemoryConsumer {
 
   /** Starts delivering to `handler`, at most `maxMessages` calls at once. Returns the function that stops it. */
   subscribe(maxMessages: number, handler: ConsumeOptions["handler"]): () => Promise<void> {
-    const subscriber: Subscriber = { maxMessages, handler, inFlight: 0, onIdle: undefined };
+    const subscriber: Subscriber = { maxMessages, handler, inFlight: 0, idleWaiters: [] };
     this.#subscribers.push(subscriber);
     this.notify();
     return async () => {
       const index = this.#subscribers.indexOf(subscriber);
       if (index !== -1) this.#subscribers.splice(index, 1);
-      if (subscriber.inFlight > 0) await new Promise<void>((resolve) => (subscriber.onIdle = resolve));
+      await whenIdle(subscriber);
     };
   }
 
@@ -88,9 +88,7 @@ export class MemoryConsumer {
   /** Stops every subscriber (waiting for their handlers) and every timer; settlements after this are ignored. */
   async close(): Promise<void> {
     this.#closing = true;
-    const idle = this.#subscribers.map((subscriber) =>
-      subscriber.inFlight === 0 ? undefined : new Promise<void>((resolve) => (subscriber.onIdle = resolve)),
-    );
+    const idle = this.#subscribers.map(whenIdle);
     this.#subscribers.length = 0;
     // Handlers still running may settle their messages; only then stop listening.
     await Promise.all(idle);
@@ -155,7 +153,7 @@ export class MemoryConsumer {
     });
     void runHandler(delivery, subscriber.handler).finally(() => {
       subscriber.inFlight -= 1;
-      if (subscriber.inFlight === 0) subscriber.onIdle?.();
+      if (subscriber.inFlight === 0) for (const wake of subscriber.idleWaiters.splice(0)) wake();
       this.notify();
     });
   }
@@ -211,4 +209,9 @@ export class MemoryConsumer {
     while (index > 0 && (this.#ready[index - 1] ?? 0) > seq) index -= 1;
     this.#ready.splice(index, 0, seq);
   }
+}
+
+function whenIdle(subscriber: Subscriber): Promise<void> {
+  if (subscriber.inFlight === 0) return Promise.resolve();
+  return new Promise((resolve) => subscriber.idleWaiters.push(resolve));
 }

@@ -66,7 +66,7 @@ export function decodeSubjectToken(token: string): string {
  * token per id (see {@link encodeSubjectToken}). `entity` and `event` are
  * code constants, lowercase (`subjectFor("turn", "appended", tenant, session)`).
  *
- * @throws AppError `invalid_argument` when entity or event is not `[a-z][a-z0-9_-]*`
+ * @throws AppError `invalid_argument` when entity or event is not `[a-z][a-z0-9_-]*`, or an id holds a lone surrogate
  */
 export function subjectFor(entity: string, event: string, ...ids: string[]): string {
   for (const name of [entity, event]) {

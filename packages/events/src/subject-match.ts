@@ -3,7 +3,7 @@
  * exactly what a NATS server would.
  */
 
-const FORBIDDEN = /[\s\u0000]/;
+const FORBIDDEN = /[\s\p{Cc}]/u;
 
 /** True for a publishable subject: non-empty dot-separated tokens, no whitespace, no wildcards. */
 export function isValidSubject(subject: string): boolean {

@@ -5,6 +5,7 @@ import { runGatewayProcess } from "@loupe/gateway/run";
 import { runNoteWorkerProcess } from "@loupe/note-worker/run";
 import { createLogger, onShutdownSignal } from "@loupe/runtime";
 import { startTelemetry } from "@loupe/telemetry";
+import { projectCommand, recoverCommand } from "./client-commands.js";
 import { loadServeConfig } from "./serve-config.js";
 import { startEmbedded } from "./serve.js";
 
@@ -15,9 +16,12 @@ commands:
   gateway       run the gateway (distributed mode)
   archive       run the archive service (distributed mode)
   note-worker   run the note-worker (distributed mode)
+  project       project stdin through a running Loupe: [--tool NAME] [--budget N] [--file F] [--json]
+  recover       recover '<continuation_json>' from a running Loupe: [--budget N] [--all]
   help          show this text
 
-Configuration comes from LOUPE_* environment variables (docs/configuration.md).`;
+Configuration comes from LOUPE_* environment variables (docs/configuration.md);
+project and recover talk to LOUPE_ADDR (default 127.0.0.1:50051) or --addr.`;
 
 async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadServeConfig(env);
@@ -46,6 +50,10 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     case "note-worker":
       await runNoteWorkerProcess(env);
       return 0;
+    case "project":
+      return projectCommand(argv.slice(1), env);
+    case "recover":
+      return recoverCommand(argv.slice(1), env);
     case "help":
     case "--help":
     case "-h":

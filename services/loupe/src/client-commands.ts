@@ -1,0 +1,76 @@
+import { readFile } from "node:fs/promises";
+import { fromJson, toJsonString } from "@bufbuild/protobuf";
+import { AppError } from "@loupe/errors";
+import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+import { ProjectionService, ProjectResponseSchema, RecoverRequestSchema } from "@loupe/proto";
+import { parseFlags } from "./parse-flags.js";
+
+const DEFAULT_ADDRESS = "127.0.0.1:50051";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function clientFor(address: string) {
+  return createGrpcClient(ProjectionService, address, { maxResultBytes: DEFAULT_MAX_RESULT_BYTES });
+}
+
+/**
+ * `loupe project [--file F] [--tool NAME] [--session ID] [--budget N] [--json]`:
+ * projects stdin (or a file) through a running Loupe and prints the first
+ * view, then one line per omission with its continuation.
+ */
+export async function projectCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const flags = parseFlags(args, ["file", "tool", "session", "budget", "addr"], ["json"]);
+  const text = flags.values.file === undefined ? await readStdin() : await readFile(flags.values.file, "utf8");
+  const budget = flags.values.budget === undefined ? 0 : Number(flags.values.budget);
+  if (!Number.isInteger(budget) || budget < 0) throw new AppError("invalid_argument", `--budget must be a whole number [budget=${String(flags.values.budget)}]`);
+  const client = clientFor(flags.values.addr ?? env["LOUPE_ADDR"] ?? DEFAULT_ADDRESS);
+  try {
+    const response = await client.project({
+      sessionId: flags.values.session ?? "cli",
+      budgetTokens: budget,
+      result: { toolName: flags.values.tool ?? "bash", parts: [{ content: { case: "text", value: text } }] },
+    });
+    if (flags.switches.has("json")) {
+      process.stdout.write(toJsonString(ProjectResponseSchema, response, { prettySpaces: 2 }) + "\n");
+      return 0;
+    }
+    for (const part of response.parts) if (part.content.case === "text") process.stdout.write(part.content.value);
+    process.stderr.write(`\nresult_id=${response.resultId || "(not saved)"} archived=${String(response.archived)} tokens ${String(response.usage?.originalTokens ?? 0)} → ${String(response.usage?.projectedTokens ?? 0)}\n`);
+    for (const omission of response.omissions) process.stderr.write(`omitted: ${omission.continuationJson || omission.description}\n`);
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * `loupe recover '<continuation_json>' [--budget N] [--all]`: sends a
+ * continuation to Recover as it is and prints what comes back; with --all it
+ * follows next_cursor to the end of the range.
+ */
+export async function recoverCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const flags = parseFlags(args, ["budget", "addr"], ["all"]);
+  const [continuation] = flags.positionals;
+  if (continuation === undefined) throw new AppError("invalid_argument", "usage: loupe recover '<continuation_json>' [--budget N] [--all]");
+  const request = fromJson(RecoverRequestSchema, JSON.parse(continuation) as never);
+  if (flags.values.budget !== undefined) request.budgetTokens = Number(flags.values.budget);
+  const client = clientFor(flags.values.addr ?? env["LOUPE_ADDR"] ?? DEFAULT_ADDRESS);
+  try {
+    let response = await client.recover(request);
+    for (;;) {
+      for (const part of response.parts) if (part.content.case === "text") process.stdout.write(part.content.value);
+      if (response.nextCursor === "") return 0;
+      if (!flags.switches.has("all")) {
+        process.stderr.write(`\nmore: ${JSON.stringify({ result_id: response.resultId, cursor: response.nextCursor })}\n`);
+        return 0;
+      }
+      response = await client.recover({ resultId: response.resultId, cursor: response.nextCursor, budgetTokens: request.budgetTokens });
+    }
+  } finally {
+    client.close();
+  }
+}
