@@ -10,5 +10,6 @@ bash scripts/bootstrap.sh
 bash scripts/servers/ensure-servers.sh
 bash scripts/check-generated.sh
 pnpm exec tsc -b
+pnpm exec tsc -p test
 pnpm exec eslint . --max-warnings=0
 bash scripts/run-tests.sh

@@ -7,7 +7,7 @@ import { createJetStreamBus, encodeEnvelope, LOUPE_STREAM } from "@loupe/events"
 import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
 import { ProjectionService } from "@loupe/proto";
-import { freePort, rgwInstance, s3ProcessEnv, s3TestEnv, startLoupeProcess, type LoupeProcess, type RgwInstance } from "@loupe/testing";
+import { freePort, removeBucket, rgwInstance, s3ProcessEnv, s3TestEnv, startLoupeProcess, type LoupeProcess, type RgwInstance } from "@loupe/testing";
 import { numberedLines } from "../support/fixtures.js";
 import { linesOf, recoverOmission, textOf } from "../support/recover-omission.js";
 
@@ -16,7 +16,7 @@ const counter = createTokenCounter();
 
 describe("distributed mode (three processes, archive on Ceph RGW)", () => {
   const run = randomUUID().slice(0, 8);
-  // The fail-open test kills radosgw: it gets an RGW instance of its own, not the shared one.
+  // The fail-open test kills the shared radosgw process and starts it again (test files run one at a time).
   let rgw: RgwInstance;
   let archive: LoupeProcess;
   let gateway: LoupeProcess;
@@ -25,11 +25,12 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
   const durable = `e2e-${run}`;
 
   before(async () => {
-    rgw = rgwInstance(`/tmp/loupe-e2e-rgw-${run}`, await freePort());
+    const shared = s3TestEnv();
+    rgw = rgwInstance(process.env["LOUPE_TEST_RGW_DIR"] ?? "/tmp/loupe-rgw", Number(new URL(shared.endpoint).port));
     await rgw.start();
     const archivePort = await freePort();
     const gatewayPort = await freePort();
-    const s3 = { ...s3TestEnv(), endpoint: rgw.endpoint };
+    const s3 = shared;
     archive = startLoupeProcess(["archive"], { ...s3ProcessEnv(s3, `loupe-e2e-${run}`), LOUPE_GRPC_PORT: String(archivePort), LOUPE_HTTP_PORT: String(await freePort()) });
     noteWorker = startLoupeProcess(["note-worker"], { LOUPE_NATS_URL: NATS_URL, LOUPE_NOTE_WORKER_DURABLE: durable, LOUPE_GRPC_PORT: String(await freePort()), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_LOG_LEVEL: "debug" });
     gateway = startLoupeProcess(["gateway"], { LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`, LOUPE_GRPC_PORT: String(gatewayPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_RESULT_ID_SECRET: `e2e-${run}` });
@@ -44,7 +45,9 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
     const manager = await jetstreamManager(connection);
     await manager.consumers.delete(LOUPE_STREAM, durable).catch(() => undefined);
     await connection.close();
-    await rgw.purge();
+    // Whatever happened, leave the shared RGW running for the tests after this one.
+    await rgw.start();
+    await removeBucket(s3TestEnv(), `loupe-e2e-${run}`);
   });
 
   it("projects a 5,000-line text and recovers exactly the omitted lines from S3", async () => {

@@ -5,7 +5,7 @@ import { connect } from "@nats-io/transport-node";
 import { isAppError } from "@loupe/errors";
 import { createJetStreamBus } from "@loupe/events";
 // The shared behaviour table; see the report: a "./testing" export of @loupe/events would replace this path.
-import { describeBusContract } from "../../packages/events/src/testing/index.js";
+import { describeBusContract } from "@loupe/events/testing";
 
 const SERVERS = "127.0.0.1:4222";
 

@@ -69,7 +69,7 @@ describe("@loupe/telemetry", () => {
     assert.equal(headers["Nats-Msg-Id"], "m1");
     assert.match(headers.traceparent ?? "", TRACEPARENT);
     // Crossing the bus: only the headers travel, as strings.
-    const received: Record<string, string> = JSON.parse(JSON.stringify(headers));
+    const received = JSON.parse(JSON.stringify(headers)) as Record<string, string>;
     await withExtractedContext(received, () => withSpan("consume", {}, async () => undefined));
 
     const publish = finished("publish");

@@ -66,7 +66,7 @@ describe("createFileStateStore() persistence", () => {
       await store.increment("n", 7);
       process.kill(process.pid, "SIGKILL");`;
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: "inherit" });
-    const [, signal] = (await new Promise((resolve) => child.on("exit", (...args) => resolve(args)))) as [number | null, string | null];
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, exitSignal) => resolve(exitSignal)));
     assert.equal(signal, "SIGKILL");
     assert.ok((await readFile(join(directory, "state.lock"), "utf8")).length > 0, "the killed process left its lock");
 
