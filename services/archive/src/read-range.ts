@@ -101,11 +101,11 @@ async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Pr
  * long, fetching only the bytes it needs with ranged reads.
  * @throws AppError `invalid_argument` for a malformed range
  */
-export function readRange(store: ArchiveStore, tenant: string, sha: string, index: LineIndex, request: ReadRequest, signal?: AbortSignal): Promise<ServedRange> {
+export async function readRange(store: ArchiveStore, tenant: string, sha: string, index: LineIndex, request: ReadRequest, signal?: AbortSignal): Promise<ServedRange> {
   const blob: Blob = { store, key: blobKey(tenant, sha), index, signal };
   const maxBytes = Math.min(request.maxBytes === 0 ? DEFAULT_MAX_READ_BYTES : request.maxBytes, DEFAULT_MAX_READ_BYTES);
   const byLines = request.startLine !== undefined || request.endLine !== undefined;
   const byBytes = request.startByte !== undefined || request.endByte !== undefined;
   if (byLines && byBytes) throw new AppError("invalid_argument", "give a line range or a byte range, not both");
-  return byBytes ? readBytes(blob, request, maxBytes) : readLines(blob, request, maxBytes);
+  return byBytes ? await readBytes(blob, request, maxBytes) : await readLines(blob, request, maxBytes);
 }
