@@ -219,7 +219,7 @@ osd crush update on start = false
 pid file = $RUN/radosgw.pid
 log file = $LOG/radosgw.log
 rgw data = $DIR/rgw
-rgw frontends = beast endpoint=127.0.0.1:$PORT
+rgw frontends = beast endpoint=127.0.0.1:$PORT tcp_nodelay=1
 rgw lc debug interval = $LC_INTERVAL
 # deleted/overwritten data goes to GC; default waits 2 h, which fills the RAM store across runs
 rgw gc obj min wait = 60

@@ -84,6 +84,14 @@ describe("readRange()", () => {
     assert.doesNotThrow(() => new TextDecoder("utf-8", { fatal: true }).decode(joined));
   });
 
+  it("finds the line a byte read starts in when asked", async () => {
+    const lineStart = Buffer.byteLength(lines.slice(0, 2999).join(""));
+    const served = await read({ resultId: "r", startByte: lineStart + 2, endByte: lineStart + 50, withStartLine: true });
+    assert.equal(served.startLineKnown, true);
+    assert.equal(served.startLine, 3000);
+    assert.equal((await read({ resultId: "r", startByte: lineStart })).startLineKnown, false, "not computed unless asked");
+  });
+
   it("reads lines near the end of a large blob without fetching it whole", async () => {
     const before = store.stats.bytesReceived;
     await read({ resultId: "r", startLine: lines.length - 20, endLine: lines.length });

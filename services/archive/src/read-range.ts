@@ -7,6 +7,8 @@ import { blockForByte, blockForLine, countNewlines, offsetAfterNewlines, type Li
 export const DEFAULT_MAX_READ_BYTES = 8 * 1024 * 1024;
 // A byte read reports its start line when its block is at most this far back.
 const LINE_LOOKBACK_BYTES = 256 * 1024;
+// The longest UTF-8 character: windows reach this far past their ends so boundaries can be snapped locally.
+const MAX_CHAR_BYTES = 4;
 
 /** A served range of a blob. */
 export interface ServedRange {
@@ -44,36 +46,37 @@ async function lineStart(blob: Blob, line: number): Promise<number> {
 
 const isContinuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
 
-/** Moves `offset` back to the start of the UTF-8 character it falls in. */
-async function snapBack(blob: Blob, offset: number): Promise<number> {
-  if (offset <= 0 || offset >= blob.index.sizeBytes) return offset;
-  const around = await get(blob, Math.max(0, offset - 3), offset + 1);
-  let position = around.byteLength - 1;
-  while (position > 0 && isContinuation(around[position])) position--;
-  return offset - (around.byteLength - 1 - position);
-}
-
-/** The offset just after the character that starts at `offset`. */
-async function nextBoundary(blob: Blob, offset: number): Promise<number> {
-  const bytes = await get(blob, offset, Math.min(blob.index.sizeBytes, offset + 4));
-  let position = 1;
-  while (position < bytes.byteLength && isContinuation(bytes[position])) position++;
-  return offset + position;
+/** Moves a position in `window` back to the start of the character it falls in. */
+function snapBack(window: Uint8Array, position: number): number {
+  let snapped = Math.min(position, window.byteLength);
+  while (snapped > 0 && snapped < window.byteLength && isContinuation(window[snapped])) snapped--;
+  return snapped;
 }
 
 async function readLines(blob: Blob, request: ReadRequest, maxBytes: number): Promise<ServedRange> {
-  const { lineCount } = blob.index;
+  const { lineCount, sizeBytes } = blob.index;
   const first = request.startLine ?? 1;
   const last = Math.min(request.endLine ?? lineCount, lineCount);
   if (first < 1) throw new AppError("invalid_argument", `start_line must be at least 1 [start_line=${String(first)}]`);
   if (request.endLine !== undefined && request.endLine < first) throw new AppError("invalid_argument", `end_line before start_line [start_line=${String(first)}, end_line=${String(request.endLine)}]`);
   if (first > lineCount) throw new AppError("invalid_argument", `start_line beyond the last line [start_line=${String(first)}, lines=${String(lineCount)}]`);
   const startByte = await lineStart(blob, first);
-  const rangeEndByte = await lineStart(blob, last + 1);
-  const endByte = Math.min(rangeEndByte, startByte + maxBytes);
-  const data = await get(blob, startByte, endByte);
+  const window = await get(blob, startByte, Math.min(sizeBytes, startByte + maxBytes));
+  const wanted = last - first + 1;
+  const offset = offsetAfterNewlines(window, wanted);
+  // The range's end is inside the window (or at the end of the blob): no second look-up needed.
+  const reachesEnd = offset !== -1 || startByte + window.byteLength === sizeBytes;
+  const rangeEndByte = offset !== -1 ? startByte + offset : reachesEnd ? sizeBytes : await lineStart(blob, last + 1);
+  const data = window.subarray(0, Math.min(window.byteLength, rangeEndByte - startByte));
+  const endByte = startByte + data.byteLength;
   const endLine = endByte === rangeEndByte ? last : first + countNewlines(data) - 1;
   return { data, startLine: first, endLine, startByte, endByte, rangeEndByte, startLineKnown: true };
+}
+
+async function startLineOf(blob: Blob, byte: number): Promise<number | undefined> {
+  const block = blockForByte(blob.index, byte);
+  if (byte - block.startByte > LINE_LOOKBACK_BYTES) return undefined;
+  return block.line + countNewlines(await get(blob, block.startByte, byte));
 }
 
 async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Promise<ServedRange> {
@@ -82,23 +85,31 @@ async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Pr
   const requestedEnd = Math.min(request.endByte ?? size, size);
   if (requestedStart > size) throw new AppError("invalid_argument", `start_byte beyond the end [start_byte=${String(requestedStart)}, size=${String(size)}]`);
   if (request.endByte !== undefined && request.endByte < requestedStart) throw new AppError("invalid_argument", `end_byte before start_byte [start_byte=${String(requestedStart)}, end_byte=${String(request.endByte)}]`);
-  const startByte = await snapBack(blob, requestedStart);
-  const rangeEndByte = await snapBack(blob, requestedEnd);
-  let endByte = await snapBack(blob, Math.min(rangeEndByte, startByte + maxBytes));
+  // One read covers the answer plus a few bytes either side, so both ends snap to character starts locally.
+  const windowStart = Math.max(0, requestedStart - (MAX_CHAR_BYTES - 1));
+  const windowEnd = Math.min(size, Math.min(requestedEnd, requestedStart + maxBytes) + MAX_CHAR_BYTES);
+  const window = await get(blob, windowStart, windowEnd);
+  const startByte = windowStart + snapBack(window, requestedStart - windowStart);
+  const endIsInWindow = requestedEnd <= windowEnd;
+  const rangeEndByte = endIsInWindow && requestedEnd < size ? windowStart + snapBack(window, requestedEnd - windowStart) : requestedEnd;
+  let endByte = Math.min(rangeEndByte, windowStart + snapBack(window, Math.min(requestedEnd, requestedStart + maxBytes) - windowStart));
   // Never answer with nothing while the range has bytes: serve at least one whole character.
-  if (endByte <= startByte && rangeEndByte > startByte) endByte = await nextBoundary(blob, startByte);
-  const data = await get(blob, startByte, endByte);
-  const block = blockForByte(blob.index, startByte);
-  const known = startByte - block.startByte <= LINE_LOOKBACK_BYTES;
-  const startLine = known ? block.line + countNewlines(await get(blob, block.startByte, startByte)) : 0;
-  const endLine = known ? startLine + countNewlines(data.subarray(0, Math.max(0, data.byteLength - 1))) : 0;
-  return { data, startLine, endLine, startByte, endByte, rangeEndByte: Math.max(rangeEndByte, endByte), startLineKnown: known };
+  if (endByte <= startByte && rangeEndByte > startByte) {
+    let next = startByte - windowStart + 1;
+    while (next < window.byteLength && isContinuation(window[next])) next++;
+    endByte = windowStart + next;
+  }
+  const data = window.subarray(startByte - windowStart, endByte - windowStart);
+  const startLine = request.withStartLine ? await startLineOf(blob, startByte) : undefined;
+  const endLine = startLine === undefined ? 0 : startLine + countNewlines(data.subarray(0, Math.max(0, data.byteLength - 1)));
+  return { data, startLine: startLine ?? 0, endLine, startByte, endByte, rangeEndByte: Math.max(rangeEndByte, endByte), startLineKnown: startLine !== undefined };
 }
 
 /**
  * Serves a line range (1-based, inclusive) or byte range (0-based, end
  * exclusive, snapped back to character starts) of a blob, at most `maxBytes`
- * long, fetching only the bytes it needs with ranged reads.
+ * long, fetching only the bytes it needs with ranged reads: a line read costs
+ * one block read and one window read; a byte read one window read.
  * @throws AppError `invalid_argument` for a malformed range
  */
 export async function readRange(store: ArchiveStore, tenant: string, sha: string, index: LineIndex, request: ReadRequest, signal?: AbortSignal): Promise<ServedRange> {

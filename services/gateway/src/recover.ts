@@ -47,7 +47,7 @@ export async function recover(request: RecoverRequest, tenant: string, deps: Rec
   } else if (selector === "lines") {
     read = await deps.archive.read(tenant, { resultId: request.resultId, startLine: request.startLine ?? 1, ...(request.endLine === undefined ? {} : { endLine: request.endLine }), maxBytes: windowBytes }, signal);
   } else {
-    read = await deps.archive.read(tenant, { resultId: request.resultId, startByte: request.startByte ?? 0, ...(request.endByte === undefined ? {} : { endByte: request.endByte }), maxBytes: windowBytes }, signal);
+    read = await deps.archive.read(tenant, { resultId: request.resultId, startByte: request.startByte ?? 0, ...(request.endByte === undefined ? {} : { endByte: request.endByte }), maxBytes: windowBytes, withStartLine: true }, signal);
   }
   const record = read.record;
   if (!record) throw new AppError("internal", "archive read answered without a record");
