@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/bootstrap.sh
 bash scripts/servers/ensure-servers.sh
+bash scripts/install-tools.sh
 bash scripts/check-generated.sh
 pnpm exec tsc -b
 pnpm exec tsc -p test
