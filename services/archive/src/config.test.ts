@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { isAppError } from "@loupe/errors";
+import { loadConfig } from "./config.js";
+
+describe("archive loadConfig()", () => {
+  it("defaults to the filesystem under ./.loupe", () => {
+    const config = loadConfig({});
+    assert.equal(config.backend, "fs");
+    assert.equal(config.dataDir, "./.loupe");
+    assert.equal(config.retentionDays, 7);
+  });
+
+  it("reads the S3 settings", () => {
+    const config = loadConfig({ LOUPE_ARCHIVE_BACKEND: "s3", LOUPE_S3_ENDPOINT: "http://127.0.0.1:7480", LOUPE_S3_BUCKET: "b", LOUPE_S3_FORCE_PATH_STYLE: "false" });
+    assert.deepEqual(config.s3, { endpoint: "http://127.0.0.1:7480", bucket: "b", region: "us-east-1", forcePathStyle: false });
+  });
+
+  it("reports every bad variable at once", () => {
+    assert.throws(
+      () => loadConfig({ LOUPE_ARCHIVE_BACKEND: "tape", LOUPE_RETENTION_DAYS: "0", LOUPE_GRPC_PORT: "x" }),
+      (error: unknown) => isAppError(error) && ["LOUPE_ARCHIVE_BACKEND", "LOUPE_RETENTION_DAYS", "LOUPE_GRPC_PORT"].every((name) => error.message.includes(name)),
+    );
+  });
+});
