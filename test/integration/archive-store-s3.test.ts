@@ -8,18 +8,19 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
-  S3Client,
 } from "@aws-sdk/client-s3";
 import { createS3ArchiveStore } from "@loupe/archive-store";
 import type { S3ArchiveStore, S3ArchiveStoreOptions } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
+import { createTestS3Client, s3TestEnv } from "@loupe/testing";
 
-// The Ceph RGW of the development machines (scripts/servers/ensure-servers.sh starts it).
+// The test S3 server (Ceph RGW; scripts/servers/ensure-servers.sh starts it).
+const S3 = s3TestEnv();
 const RGW = {
-  endpoint: "http://127.0.0.1:7480",
-  region: "us-east-1",
+  endpoint: S3.endpoint,
+  region: S3.region,
   forcePathStyle: true,
-  credentials: { accessKeyId: "loupe-test-access", secretAccessKey: "loupe-test-secret" },
+  credentials: { accessKeyId: S3.accessKeyId, secretAccessKey: S3.secretAccessKey },
 } as const;
 
 const MIB = 1024 * 1024;
@@ -62,7 +63,7 @@ async function useBucket(extra: Partial<S3ArchiveStoreOptions> = {}) {
   const bucket = `loupe-it-archive-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`;
   const store = createS3ArchiveStore({ ...RGW, bucket, createBucketIfMissing: true, ...extra });
   await store.ensureBucket();
-  const admin = new S3Client({ ...RGW, requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" });
+  const admin = createTestS3Client(S3);
   return {
     bucket,
     store,

@@ -4,6 +4,7 @@ export { s3TestEnv, s3ProcessEnv } from "./s3-test-env.js";
 export { startLoupeProcess } from "./loupe-process.js";
 export { rgwInstance } from "./rgw.js";
 export { removeBucket } from "./remove-bucket.js";
+export { createTestS3Client } from "./test-s3-client.js";
 export type { S3TestEnv } from "./s3-test-env.js";
 export type { LoupeProcess } from "./loupe-process.js";
 export type { RgwInstance } from "./rgw.js";

@@ -1,16 +1,10 @@
-import { DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import type { S3TestEnv } from "./s3-test-env.js";
+import { createTestS3Client } from "./test-s3-client.js";
 
 /** Deletes every object of `bucket` on the test S3 server, then the bucket (missing is fine). */
 export async function removeBucket(s3: S3TestEnv, bucket: string): Promise<void> {
-  const client = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  const client = createTestS3Client(s3);
   try {
     for (;;) {
       const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));

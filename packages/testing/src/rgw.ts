@@ -2,22 +2,15 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { repoRoot } from "./repo-root.js";
 import { s3TestEnv } from "./s3-test-env.js";
+import { createTestS3Client } from "./test-s3-client.js";
 
 const run = promisify(execFile);
 
 async function warmUp(endpoint: string): Promise<void> {
-  const s3 = s3TestEnv();
-  const client = new S3Client({
-    endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  const client = createTestS3Client({ ...s3TestEnv(), endpoint });
   try {
     await client.send(new CreateBucketCommand({ Bucket: "loupe-warm-up" })).catch(() => undefined);
     await client.send(new PutObjectCommand({ Bucket: "loupe-warm-up", Key: "warm-up", Body: "ok" }));
