@@ -105,6 +105,12 @@ describe("embedded mode (loupe serve)", () => {
     assert.equal(healthz.status, 200);
   });
 
+  it("refuses a second embedded process on the same data dir", async () => {
+    const second = startLoupeProcess(["serve"], { ...env(), LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" });
+    assert.equal(await second.exited, 1);
+    assert.match(second.lines.join("\n"), /data dir in use by another loupe process/);
+  });
+
   it("keeps what it accepted across a restart, and gives the same view again", async () => {
     assert.equal(await loupe.stop("SIGTERM"), 0, "graceful shutdown exits 0");
     loupe = startLoupeProcess(["serve"], env());

@@ -5,6 +5,8 @@ import { repoRoot } from "./repo-root.js";
 /** A `loupe` command running as a child process, with its output kept for assertions. */
 export interface LoupeProcess extends AsyncDisposable {
   readonly child: ChildProcess;
+  /** Resolves with the exit code when the process ends by itself or is stopped. */
+  readonly exited: Promise<number | null>;
   /** Every line written so far (stdout and stderr). */
   readonly lines: string[];
   /** Resolves with the first line (past or future) matching `pattern`; rejects after `timeoutMs` or on exit. */
@@ -67,5 +69,5 @@ export function startLoupeProcess(args: readonly string[], env: Record<string, s
     if (!exited) child.kill(signal);
     return exit;
   };
-  return { child, lines, waitFor, stop, [Symbol.asyncDispose]: async () => void (await stop("SIGKILL")) };
+  return { child, exited: exit, lines, waitFor, stop, [Symbol.asyncDispose]: async () => void (await stop("SIGKILL")) };
 }

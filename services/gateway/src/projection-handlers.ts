@@ -1,7 +1,7 @@
 import { AppError } from "@loupe/errors";
 import type { ServiceHandlers } from "@loupe/grpc";
 import type { ProjectionService } from "@loupe/proto";
-import { recordSpanEvent } from "@loupe/telemetry";
+import { recordSpanEvent, withSpan } from "@loupe/telemetry";
 import type { Logger } from "@loupe/runtime";
 import { project, type ProjectDeps } from "./project.js";
 import { recover, type RecoverDeps } from "./recover.js";
@@ -26,8 +26,24 @@ export function createProjectionHandlers(
     logger.warn("archive put failed; answering fail-open", { error });
   };
   return {
-    project: (request) => project(request, LOCAL_TENANT, { ...deps, onArchiveFailure }),
-    recover: (request, context) => recover(request, LOCAL_TENANT, deps, context.signal),
+    project: (request) =>
+      withSpan("loupe.project", { "loupe.tool_name": request.result?.toolName ?? "", "loupe.budget_tokens": request.budgetTokens }, async (span) => {
+        const response = await project(request, LOCAL_TENANT, { ...deps, onArchiveFailure });
+        span.setAttributes({
+          "loupe.archived": response.archived ?? false,
+          "loupe.original_tokens": response.usage?.originalTokens ?? 0,
+          "loupe.projected_tokens": response.usage?.projectedTokens ?? 0,
+          "loupe.saved_tokens": response.usage?.savedTokens ?? 0,
+        });
+        return response;
+      }),
+    recover: (request, context) =>
+      withSpan("loupe.recover", { "loupe.result_id": request.resultId }, (span) =>
+        recover(request, LOCAL_TENANT, deps, context.signal).then((response) => {
+          span.setAttribute("loupe.has_more", (response.nextCursor ?? "") !== "");
+          return response;
+        }),
+      ),
     cutHistory: () => Promise.reject(new AppError("unimplemented", "history cut is not available yet")),
   };
 }

@@ -6,7 +6,7 @@ import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
 import { INSECURE_DEFAULT_SECRET, type GatewayConfig } from "./config.js";
 import { createProjectionHandlers, type GatewayCounters } from "./projection-handlers.js";
 
-export { loadConfig, DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT } from "./config.js";
+export { loadConfig, DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT, INSECURE_DEFAULT_SECRET } from "./config.js";
 export type { GatewayConfig } from "./config.js";
 export type { GatewayCounters } from "./projection-handlers.js";
 

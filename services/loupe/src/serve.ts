@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { startArchive } from "@loupe/archive";
 import { createMemoryBus } from "@loupe/events";
-import { startGateway } from "@loupe/gateway";
+import { INSECURE_DEFAULT_SECRET, startGateway } from "@loupe/gateway";
 import { startNoteWorker } from "@loupe/note-worker";
 import { createLogger, type Logger } from "@loupe/runtime";
+import { acquireDataDirLock } from "./data-dir-lock.js";
 import { loadOrCreateLocalSecret } from "./local-secret.js";
 import type { ServeConfig } from "./serve-config.js";
 
@@ -20,10 +21,11 @@ export interface EmbeddedLoupe {
  * so a restart keeps everything that was accepted.
  */
 export async function startEmbedded(config: ServeConfig, logger: Logger = createLogger({ service: "loupe", level: config.gateway.logLevel })): Promise<EmbeddedLoupe> {
+  const lock = await acquireDataDirLock(config.dataDir);
   const archive = await startArchive(config.archive, { logger: logger.child({ component: "archive" }), httpEndpoint: false });
   const bus = await createMemoryBus({ directory: join(config.dataDir, "events") });
   const noteWorker = await startNoteWorker(config.noteWorker, { logger: logger.child({ component: "note-worker" }), bus, endpoints: false });
-  const secret = config.gateway.resultIdSecret === "loupe-insecure-default-secret" ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
+  const secret = config.gateway.resultIdSecret === INSECURE_DEFAULT_SECRET ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
   const gateway = await startGateway(
     { ...config.gateway, archiveAddress: `127.0.0.1:${String(archive.grpcPort)}`, resultIdSecret: secret },
     { logger: logger.child({ component: "gateway" }) },
@@ -37,6 +39,7 @@ export async function startEmbedded(config: ServeConfig, logger: Logger = create
       await noteWorker.stop();
       await bus.close();
       await archive.stop();
+      await lock.release();
     },
   };
 }
