@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# `pnpm bench`: benchmarks in test/bench (not part of the test suite).
+# `pnpm bench`: the benchmarks in test/bench (not part of the test suite). Each
+# prints ratios measured side by side in one run against a baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-mapfile -t benches < <(find test/bench -name '*.bench.ts' | sort)
+mapfile -t benches < <(find test/bench -name '*.bench.ts' 2>/dev/null | sort)
+if [ "${#benches[@]}" -eq 0 ]; then
+  echo "no benchmarks in test/bench yet"
+  exit 0
+fi
 for bench in "${benches[@]}"; do
   echo "== $bench"
   node --conditions=source --import tsx "$bench"
