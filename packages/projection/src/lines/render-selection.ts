@@ -15,7 +15,9 @@ export interface RenderOptions {
 /**
  * Writes the view of a selection: header notices, kept lines in their
  * original order, and one notice line per omitted run, which becomes an
- * omission. A notice is always a line of its own.
+ * omission. A notice is always a line of its own. A kept line shown in
+ * another form (`display`) also becomes an omission, without a notice line,
+ * so the view plus its omissions still rebuild the original exactly.
  */
 export function renderSelection(lines: readonly string[], kept: Uint8Array, options: RenderOptions): { text: string; omissions: LineOmission[] } {
   const parts: string[] = options.header.map((line) => line + "\n");
@@ -25,7 +27,13 @@ export function renderSelection(lines: readonly string[], kept: Uint8Array, opti
   let index = 0;
   while (index < lines.length) {
     if (kept[index] === 1) {
-      parts.push(display(index));
+      const shown = display(index);
+      parts.push(shown);
+      // A line shown in another form (a progress bar's final state) is still recoverable as it was.
+      if (shown !== lines[index]) {
+        const gap = options.describeGap(index + 1, index + 1, lines.length);
+        omissions.push({ startLine: index + 1, endLine: index + 1, description: `${gap.description} (shown in its final state)`, continuationJson: gap.continuationJson });
+      }
       index++;
       continue;
     }
