@@ -39,7 +39,7 @@ export default tseslint.config(
   },
   {
     files: ["packages/projection/src/**/*.ts"],
-    ignores: ["packages/projection/src/**/*.test.ts"],
+    ignores: ["packages/projection/src/**/*.test.ts", "packages/projection/src/testing/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: PURE_FORBIDDEN_IMPORTS }],
       "no-restricted-globals": [
