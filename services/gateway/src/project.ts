@@ -1,11 +1,13 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { PROJECTOR_VERSION, projectHeadTail, type TextView, type TokenCounter } from "@loupe/projection";
-import type { Part, ProjectRequest, ProjectResponseSchema } from "@loupe/proto";
+import { PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter } from "@loupe/projection";
+import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/proto";
 import type { ArchiveClient } from "./archive-client.js";
 import { resultIdFor } from "./result-id.js";
+import { resultKindFromToolKind, toolKindFromResultKind } from "./result-kind.js";
 import { resultContent, type ResultContent } from "./tool-result-content.js";
 import { validateProjectRequest } from "./validate-project.js";
+import { viewParts } from "./view-parts.js";
 
 type ProjectResponseInit = MessageInitShape<typeof ProjectResponseSchema>;
 
@@ -26,22 +28,46 @@ export interface ProjectDeps {
 const EXACT_COUNT_MAX_BYTES = 64 * 1024;
 const ESTIMATED_BYTES_PER_TOKEN = 4;
 
-function originalTokens(text: string, bytes: number, counter: TokenCounter): { tokens: number; estimated: boolean } {
-  if (bytes <= EXACT_COUNT_MAX_BYTES) return { tokens: counter.count(text), estimated: false };
-  return { tokens: Math.ceil(bytes / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
+interface TokenCount {
+  tokens: number;
+  estimated: boolean;
 }
 
-function usage(original: { tokens: number; estimated: boolean }, projected: number): ProjectResponseInit["usage"] {
+function originalTokens(content: ResultContent, counter: TokenCounter): TokenCount {
+  if (content.bytes.byteLength <= EXACT_COUNT_MAX_BYTES) return { tokens: counter.count(content.text), estimated: false };
+  return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
+}
+
+function usage(original: TokenCount, projected: number): ProjectResponseInit["usage"] {
+  return { originalTokens: original.tokens, originalTokensEstimated: original.estimated, projectedTokens: projected, savedTokens: Math.max(0, original.tokens - projected) };
+}
+
+function resultInput(result: ToolResult, content: ResultContent): ResultInput {
+  const nonMedia = result.parts.filter((part) => part.content.case !== "media");
   return {
-    originalTokens: original.tokens,
-    originalTokensEstimated: original.estimated,
-    projectedTokens: projected,
-    savedTokens: Math.max(0, original.tokens - projected),
+    toolName: result.toolName,
+    declaredKind: resultKindFromToolKind(result.kind),
+    argsJson: result.argsJson,
+    text: content.text,
+    structuredOnly: nonMedia.length > 0 && nonMedia.every((part) => part.content.case === "json"),
+    isError: result.isError,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
   };
 }
 
-function viewParts(view: TextView, media: readonly Part[]): NonNullable<ProjectResponseInit["parts"]> {
-  return [{ content: { case: "text", value: view.text } }, ...media];
+function response(view: ResultView, content: ResultContent, resultId: string, archived: boolean, original: TokenCount, counter: TokenCounter): ProjectResponseInit {
+  return {
+    parts: viewParts(view.text, content.media),
+    resultId,
+    revision: content.revision,
+    archived,
+    omissions: view.omissions.map((omission) => ({ ...omission })),
+    usage: usage(original, counter.count(view.text)),
+    projectorVersion: PROJECTOR_VERSION,
+    kind: toolKindFromResultKind(view.kind),
+  };
 }
 
 /**
@@ -58,11 +84,12 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   }
   const budgetTokens = request.budgetTokens === 0 ? deps.defaultBudgetTokens : request.budgetTokens;
   const resultId = resultIdFor(deps.resultIdSecret, tenant, request.sessionId, content.revision);
-  const view = projectHeadTail(content.text, { budgetTokens, maxViewBytes: deps.maxViewBytes, counter: deps.counter, resultId });
-  const original = originalTokens(content.text, content.bytes.byteLength, deps.counter);
-  const base = { revision: content.revision, projectorVersion: PROJECTOR_VERSION };
+  const input = resultInput(result, content);
+  const options = { budgetTokens, maxViewBytes: deps.maxViewBytes, counter: deps.counter, resultId, view: request.view };
+  const view = projectResult(input, options);
+  const original = originalTokens(content, deps.counter);
   if (view.unchanged) {
-    return { ...base, parts: [...result.parts], resultId: "", archived: true, omissions: [], usage: usage(original, original.tokens) };
+    return { ...response(view, content, "", true, original, deps.counter), parts: [...result.parts] };
   }
   try {
     await deps.archive.put(
@@ -73,36 +100,12 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
     );
   } catch (error) {
     deps.onArchiveFailure(error);
-    return failOpen(result.parts, content, original, deps, base);
+    if (content.bytes.byteLength <= deps.maxViewBytes) {
+      return { ...response({ ...view, text: content.text, omissions: [] }, content, "", false, original, deps.counter), parts: [...result.parts] };
+    }
+    // The hard cap still holds: a view within the cap alone, with no continuation (nothing was saved).
+    const capped = projectResult(input, { ...options, budgetTokens: deps.maxViewBytes, resultId: "" });
+    return response(capped, content, "", false, original, deps.counter);
   }
-  return {
-    ...base,
-    parts: viewParts(view, content.media),
-    resultId,
-    archived: true,
-    omissions: view.omissions.map((omission) => ({ ...omission })),
-    usage: usage(original, deps.counter.count(view.text)),
-  };
-}
-
-function failOpen(
-  parts: readonly Part[],
-  content: ResultContent,
-  original: { tokens: number; estimated: boolean },
-  deps: ProjectDeps,
-  base: { revision: string; projectorVersion: string },
-): ProjectResponseInit {
-  if (content.bytes.byteLength <= deps.maxViewBytes) {
-    return { ...base, parts: [...parts], resultId: "", archived: false, omissions: [], usage: usage(original, original.tokens) };
-  }
-  // The hard cap still holds: head and tail within the cap, no continuation (nothing was saved).
-  const capped = projectHeadTail(content.text, { budgetTokens: deps.maxViewBytes, maxViewBytes: deps.maxViewBytes, counter: deps.counter, resultId: "" });
-  return {
-    ...base,
-    parts: viewParts(capped, content.media),
-    resultId: "",
-    archived: false,
-    omissions: capped.omissions.map((omission) => ({ ...omission })),
-    usage: usage(original, deps.counter.count(capped.text)),
-  };
+  return response(view, content, resultId, true, original, deps.counter);
 }
