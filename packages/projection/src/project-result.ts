@@ -1,3 +1,4 @@
+import { projectConversation } from "./conversation/project-conversation.js";
 import { projectEdit } from "./edit/project-edit.js";
 import { projectGeneric } from "./generic/project-generic.js";
 import type { LineOmission } from "./head-tail-view.js";
@@ -47,6 +48,7 @@ function parseArgs(argsJson: string): Record<string, unknown> {
 }
 
 const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
+  conversation: projectConversation,
   edit: projectEdit,
   mcp: projectGeneric,
   generic: projectGeneric,

@@ -16,6 +16,8 @@ export interface LineBlock {
   take: "all" | "head" | "tail";
   /** Most tokens this block's lines may use (a share of the budget); default no limit beyond the budget. */
   maxTokens?: number;
+  /** Blocks of one group stop at the first that does not fit (e.g. recent turns, newest first). */
+  group?: string;
 }
 
 /** Everything {@link selectLines} needs. */
@@ -84,11 +86,13 @@ export function selectLines(input: SelectionInput): Selection {
     return true;
   };
   const ordered = input.blocks.map((block, order) => ({ block, order })).sort((a, b) => a.block.priority - b.block.priority || a.order - b.order);
+  const closedGroups = new Set<string>();
   for (const { block } of ordered) {
     const start = Math.max(0, block.start);
     const end = Math.min(total, block.end);
+    if (block.group !== undefined && closedGroups.has(block.group)) continue;
     if (block.take === "all") {
-      keepAll(start, end);
+      if (!keepAll(start, end) && block.group !== undefined) closedGroups.add(block.group);
       continue;
     }
     let room = block.maxTokens ?? Number.POSITIVE_INFINITY;
@@ -102,7 +106,7 @@ export function selectLines(input: SelectionInput): Selection {
   }
   return { kept, tokens, bytes };
 
-  function keepAll(start: number, end: number): void {
+  function keepAll(start: number, end: number): boolean {
     // All or nothing: try, and undo when a line does not fit.
     const snapshot = { gaps, tokens, bytes, kept: kept.slice(start, end) };
     for (let index = start; index < end; index++) {
@@ -111,7 +115,8 @@ export function selectLines(input: SelectionInput): Selection {
       gaps = snapshot.gaps;
       tokens = snapshot.tokens;
       bytes = snapshot.bytes;
-      return;
+      return false;
     }
+    return true;
   }
 }
