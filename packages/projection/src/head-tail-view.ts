@@ -48,7 +48,7 @@ const DEFAULT_HEAD_SHARE = 0.65;
  */
 export function projectHeadTail(text: string, options: HeadTailOptions): TextView {
   const { budgetTokens, maxViewBytes, counter, resultId } = options;
-  if (utf8Length(text) <= maxViewBytes && counter.within(text, budgetTokens) !== false) {
+  if (text.length <= maxViewBytes && utf8Length(text) <= maxViewBytes && counter.within(text, budgetTokens) !== false) {
     return { text, omissions: [], unchanged: true };
   }
   const lines = splitLines(text);

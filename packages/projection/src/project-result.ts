@@ -62,7 +62,8 @@ const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
 export function projectResult(input: ResultInput, options: ProjectOptions): ResultView {
   const kind = input.declaredKind ?? "generic";
   const { text } = input;
-  if (utf8Length(text) <= options.maxViewBytes && options.counter.within(text, options.budgetTokens) !== false) {
+  // UTF-8 never takes fewer bytes than UTF-16 code units: a long text is over the cap without counting.
+  if (text.length <= options.maxViewBytes && utf8Length(text) <= options.maxViewBytes && options.counter.within(text, options.budgetTokens) !== false) {
     return { text, omissions: [], unchanged: true, kind };
   }
   const projectorInput: ProjectorInput = {

@@ -1,0 +1,74 @@
+// The projection core's speed, side by side with the floor of handling the same bytes at all:
+// decoding them from UTF-8 and hashing them (what every Project does anyway). Prints medians and ratios.
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus } from "node:os";
+import { createTokenCounter, projectResult, type ResultInput, type ResultKind } from "@loupe/projection";
+
+const counter = createTokenCounter();
+const REPEATS = 7;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function time(run: () => void, repeats = REPEATS): number {
+  run();
+  const samples: number[] = [];
+  for (let index = 0; index < repeats; index++) {
+    const started = process.hrtime.bigint();
+    run();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return median(samples);
+}
+
+function input(kind: ResultKind, text: string, toolName = "bash"): ResultInput {
+  return { toolName, declaredKind: kind, argsJson: "", text, structuredOnly: false, isError: false, exitCode: 1, timedOut: false, durationMs: 5000 };
+}
+
+// Real outputs: a large source file, a recursive grep, a find over a tree, a long build log.
+const require = createRequire(import.meta.url);
+const typescriptFile = readFileSync(require.resolve("typescript/lib/typescript.js"), "utf8");
+const root = new URL("../../", import.meta.url).pathname;
+const sh = (command: string) => execFileSync("bash", ["-c", command], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, cwd: root });
+const cases: Array<{ name: string; kind: ResultKind; text: string }> = [
+  { name: "file read (typescript.js)", kind: "file_read", text: typescriptFile },
+  { name: "grep -rn over node_modules", kind: "search", text: sh("grep -rn 'function' node_modules/.pnpm/typescript*/node_modules/typescript/lib/*.d.ts | head -c 20000000") },
+  { name: "find over node_modules", kind: "directory_list", text: sh("find node_modules/.pnpm -maxdepth 6 | head -c 20000000") },
+  { name: "command log (tsc --listFiles x4)", kind: "command", text: sh("for i in 1 2 3 4; do node_modules/.bin/tsc -p packages/projection --listFiles --noEmit 2>&1; done; echo 'error TS2322: boom'") },
+];
+
+console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
+console.log("\n(3) large outputs: core throughput vs decode + sha256 of the same bytes (median of 7)");
+console.log("case                                 size MB   core ms   core MB/s   floor ms   core/floor");
+for (const { name, kind, text } of cases) {
+  const bytes = Buffer.from(text);
+  const options = { budgetTokens: 2000, maxViewBytes: 50 * 1024, counter, resultId: "r_bench", view: "" };
+  const core = time(() => projectResult(input(kind, text), options));
+  const floor = time(() => {
+    new TextDecoder().decode(bytes);
+    createHash("sha256").update(bytes).digest("hex");
+  });
+  const megabytes = bytes.byteLength / 1e6;
+  console.log(`${name.padEnd(36)} ${megabytes.toFixed(1).padStart(7)} ${core.toFixed(1).padStart(9)} ${(megabytes / (core / 1000)).toFixed(0).padStart(11)} ${floor.toFixed(1).padStart(10)} ${(core / floor).toFixed(2).padStart(12)}`);
+}
+
+console.log("\n(4) small outputs (< 64 KB): median per-call cost");
+console.log("size KB   kind              core ms   floor ms   core/floor");
+for (const kilobytes of [4, 16, 48]) {
+  for (const { kind, text } of cases) {
+    const slice = text.slice(0, kilobytes * 1024);
+    const bytes = Buffer.from(slice);
+    const options = { budgetTokens: 500, maxViewBytes: 50 * 1024, counter, resultId: "r_bench", view: "" };
+    const core = time(() => projectResult(input(kind, slice), options), 21);
+    const floor = time(() => {
+      new TextDecoder().decode(bytes);
+      createHash("sha256").update(bytes).digest("hex");
+    }, 21);
+    console.log(`${String(kilobytes).padStart(7)}   ${kind.padEnd(16)} ${core.toFixed(3).padStart(8)} ${floor.toFixed(3).padStart(10)} ${(core / floor).toFixed(1).padStart(12)}`);
+  }
+}
