@@ -1,6 +1,7 @@
 import { projectConversation } from "./conversation/project-conversation.js";
 import { projectEdit } from "./edit/project-edit.js";
 import { projectGeneric } from "./generic/project-generic.js";
+import { inferKind } from "./kinds/infer-kind.js";
 import type { LineOmission } from "./head-tail-view.js";
 import type { Projector, ProjectorContext, ProjectorInput, ResultKind } from "./projectors/projector.js";
 import { splitLines } from "./split-lines.js";
@@ -60,8 +61,9 @@ const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
  * from tool name, args and content). Pure and deterministic.
  */
 export function projectResult(input: ResultInput, options: ProjectOptions): ResultView {
-  const kind = input.declaredKind ?? "generic";
   const { text } = input;
+  const args = parseArgs(input.argsJson);
+  const kind = input.structuredOnly && input.declaredKind === undefined ? "structured" : inferKind({ toolName: input.toolName, args, text, declared: input.declaredKind });
   // UTF-8 never takes fewer bytes than UTF-16 code units: a long text is over the cap without counting.
   if (text.length <= options.maxViewBytes && utf8Length(text) <= options.maxViewBytes && options.counter.within(text, options.budgetTokens) !== false) {
     return { text, omissions: [], unchanged: true, kind };
@@ -70,7 +72,7 @@ export function projectResult(input: ResultInput, options: ProjectOptions): Resu
     text,
     lines: splitLines(text),
     toolName: input.toolName,
-    args: parseArgs(input.argsJson),
+    args,
     isError: input.isError,
     exitCode: input.exitCode,
     timedOut: input.timedOut,

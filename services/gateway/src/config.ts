@@ -1,5 +1,6 @@
 import { readEnum, readInt, readOptionalString, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+import { DEFAULT_BUDGET_TOKENS, MAX_VIEW_BYTES } from "@loupe/projection";
 
 /** The gateway's configuration. */
 export interface GatewayConfig {
@@ -26,9 +27,7 @@ export const DEFAULT_GRPC_PORT = 50051;
 export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_ARCHIVE_ADDRESS = "127.0.0.1:50052";
 export const DEFAULT_ARCHIVE_TIMEOUT_MS = 2000;
-export const DEFAULT_BUDGET_TOKENS = 2000;
 export const MAX_BUDGET_TOKENS = 200_000;
-export const DEFAULT_MAX_VIEW_BYTES = 50 * 1024;
 /** Used when LOUPE_RESULT_ID_SECRET is unset; fine for one machine, not for a shared deployment. */
 export const INSECURE_DEFAULT_SECRET = "loupe-insecure-default-secret";
 
@@ -48,7 +47,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
     archiveTimeoutMs: readInt(env, "LOUPE_ARCHIVE_TIMEOUT_MS", DEFAULT_ARCHIVE_TIMEOUT_MS, problems, { min: 1, max: 600_000 }),
     defaultBudgetTokens: readInt(env, "LOUPE_DEFAULT_BUDGET_TOKENS", DEFAULT_BUDGET_TOKENS, problems, { min: 50, max: MAX_BUDGET_TOKENS }),
-    maxViewBytes: readInt(env, "LOUPE_MAX_VIEW_BYTES", DEFAULT_MAX_VIEW_BYTES, problems, { min: 1024, max: 10 * 1024 * 1024 }),
+    maxViewBytes: readInt(env, "LOUPE_MAX_VIEW_BYTES", MAX_VIEW_BYTES, problems, { min: 1024, max: 10 * 1024 * 1024 }),
     resultIdSecret: readString(env, "LOUPE_RESULT_ID_SECRET", INSECURE_DEFAULT_SECRET),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };

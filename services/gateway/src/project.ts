@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter } from "@loupe/projection";
+import { effectiveBudget, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter, type TokenEncoding } from "@loupe/projection";
 import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/proto";
 import type { ArchiveClient } from "./archive-client.js";
 import { resultIdFor } from "./result-id.js";
@@ -14,7 +14,8 @@ type ProjectResponseInit = MessageInitShape<typeof ProjectResponseSchema>;
 /** What Project needs. */
 export interface ProjectDeps {
   archive: ArchiveClient;
-  counter: TokenCounter;
+  /** The counter of each encoding (one per process: they are stateless). */
+  counterFor: (encoding: TokenEncoding) => TokenCounter;
   maxResultBytes: number;
   maxViewBytes: number;
   defaultBudgetTokens: number;
@@ -82,14 +83,18 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   if (content.bytes.byteLength > deps.maxResultBytes) {
     throw new AppError("resource_exhausted", `result larger than LOUPE_MAX_RESULT_BYTES [bytes=${String(content.bytes.byteLength)}, limit=${String(deps.maxResultBytes)}]`);
   }
-  const budgetTokens = request.budgetTokens === 0 ? deps.defaultBudgetTokens : request.budgetTokens;
+  // Models without an offline tokenizer are counted in o200k with a safety margin taken off the budget.
+  const profile = modelProfileFor(request.model, { defaultBudgetTokens: deps.defaultBudgetTokens });
+  const budget = effectiveBudget(request.budgetTokens, undefined, profile);
+  const counter = deps.counterFor(profile.encoding);
   const resultId = resultIdFor(deps.resultIdSecret, tenant, request.sessionId, content.revision);
   const input = resultInput(result, content);
-  const options = { budgetTokens, maxViewBytes: deps.maxViewBytes, counter: deps.counter, resultId, view: request.view };
+  const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view };
   const view = projectResult(input, options);
-  const original = originalTokens(content, deps.counter);
+  const counted = originalTokens(content, counter);
+  const original = { tokens: counted.tokens, estimated: counted.estimated || !profile.exact };
   if (view.unchanged) {
-    return { ...response(view, content, "", true, original, deps.counter), parts: [...result.parts] };
+    return { ...response(view, content, "", true, original, counter), parts: [...result.parts] };
   }
   try {
     await deps.archive.put(
@@ -101,11 +106,11 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   } catch (error) {
     deps.onArchiveFailure(error);
     if (content.bytes.byteLength <= deps.maxViewBytes) {
-      return { ...response({ ...view, text: content.text, omissions: [] }, content, "", false, original, deps.counter), parts: [...result.parts] };
+      return { ...response({ ...view, text: content.text, omissions: [] }, content, "", false, original, counter), parts: [...result.parts] };
     }
     // The hard cap still holds: a view within the cap alone, with no continuation (nothing was saved).
     const capped = projectResult(input, { ...options, budgetTokens: deps.maxViewBytes, resultId: "" });
-    return response(capped, content, "", false, original, deps.counter);
+    return response(capped, content, "", false, original, counter);
   }
-  return response(view, content, resultId, true, original, deps.counter);
+  return response(view, content, resultId, true, original, counter);
 }

@@ -32,11 +32,13 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   if (config.resultIdSecret === INSECURE_DEFAULT_SECRET) logger.warn("LOUPE_RESULT_ID_SECRET is unset: result ids use a public default key");
   const archive = deps.archive ?? createArchiveClient(config.archiveAddress, config.maxResultBytes);
   const counters: GatewayCounters = { failOpen: 0 };
+  const tokenCounters = { o200k_base: createTokenCounter("o200k_base"), cl100k_base: createTokenCounter("cl100k_base") };
   const health = createHealthReporter([ProjectionService.typeName]);
   const handlers = createProjectionHandlers(
     {
       archive,
-      counter: createTokenCounter(),
+      counter: tokenCounters.o200k_base,
+      counterFor: (encoding) => tokenCounters[encoding],
       maxResultBytes: config.maxResultBytes,
       maxViewBytes: config.maxViewBytes,
       defaultBudgetTokens: config.defaultBudgetTokens,
