@@ -83,11 +83,13 @@ ensure_redis() {
 }
 
 ensure_rgw() {
-  if curl -fsS -m 2 -o /dev/null "http://127.0.0.1:$RGW_PORT/" 2>/dev/null || port_open "$RGW_PORT"; then
-    echo "rgw:   already running on 127.0.0.1:$RGW_PORT"; return
+  # a cluster of start-rgw.sh's own: let it check mon/osd/radosgw (fast when healthy, rebuilds
+  # when the osd or mon died); any other server on the port is left alone
+  if port_open "$RGW_PORT" && [[ ! -f "$RGW_DIR/ceph.conf" ]]; then
+    echo "rgw:   already running on 127.0.0.1:$RGW_PORT (not managed by start-rgw.sh)"; return
   fi
   local missing=() b
-  for b in ceph-mon ceph-osd radosgw ceph; do
+  for b in ceph-mon ceph-osd radosgw radosgw-admin ceph; do
     if ! command -v "$b" >/dev/null; then missing+=("$b"); fi
   done
   if ((${#missing[@]})); then
@@ -100,7 +102,7 @@ ensure_rgw() {
   fi
   local t0=$SECONDS
   "$HERE/start-rgw.sh" || fail "start-rgw.sh failed (logs in $RGW_DIR/log)"
-  echo "rgw:   started on 127.0.0.1:$RGW_PORT in $((SECONDS - t0))s (S3: ${LOUPE_TEST_RGW_ACCESS_KEY:-loupe-test-access} / ${LOUPE_TEST_RGW_SECRET_KEY:-loupe-test-secret}, us-east-1, path style; $RGW_DIR/s3.env)"
+  echo "rgw:   ready on 127.0.0.1:$RGW_PORT in $((SECONDS - t0))s (S3: ${LOUPE_TEST_RGW_ACCESS_KEY:-loupe-test-access} / ${LOUPE_TEST_RGW_SECRET_KEY:-loupe-test-secret}, us-east-1, path style; $RGW_DIR/s3.env)"
 }
 
 which=("$@")

@@ -4,27 +4,40 @@
 #
 #   scripts/servers/start-rgw.sh
 #
-# - RGW port already answers            -> nothing to do.
-# - mon + osd of this dir still running -> restart radosgw only (fast path,
-#                                          buckets/objects are kept).
-# - otherwise                           -> wipe the dir, build a fresh cluster.
+# Reliable from any state (one run at a time per dir: flock on $LOUPE_TEST_RGW_DIR.lock):
+# - our radosgw answers, mon + osd alive   -> nothing to do.
+# - mon + osd of this dir alive and up     -> restart radosgw only (fast path, < 1 s,
+#                                             buckets/objects are kept).
+# - anything else (osd or mon dead, ...)   -> SIGKILL every daemon of this dir, wait until
+#                                             they are gone, wipe the dir, build a fresh
+#                                             cluster (~15 s, data lost). The previous
+#                                             logs are kept in log/previous/.
+# 127.0.0.1:$PORT served by a process that is not this dir's radosgw -> error.
 #
 # Environment:
 #   LOUPE_TEST_RGW_DIR           scratch dir (default /tmp/loupe-rgw)
 #   LOUPE_TEST_RGW_PORT          S3 port (default 7480)
 #   LOUPE_TEST_RGW_MON_PORT      preferred mon port (default 6789; next free one is used if taken)
-#   LOUPE_TEST_RGW_STORE_BYTES   memstore size in bytes (default 6 GiB, RAM, lost on OSD restart)
+#   LOUPE_TEST_RGW_STORE_BYTES   memstore size in bytes (default 6 GiB, RAM, lost on OSD restart;
+#                                only used when the cluster is (re)built)
 #   LOUPE_TEST_RGW_LC_INTERVAL   rgw_lc_debug_interval: seconds per lifecycle "day" (default 10)
 #   LOUPE_TEST_RGW_TIMEOUT       seconds to wait for each daemon (default 120)
 #   LOUPE_TEST_RGW_ACCESS_KEY / LOUPE_TEST_RGW_SECRET_KEY  S3 credentials
 #                                (default loupe-test-access / loupe-test-secret)
 # Writes $LOUPE_TEST_RGW_DIR/s3.env (LOUPE_TEST_S3_ENDPOINT/REGION/ACCESS_KEY/SECRET_KEY/
-# FORCE_PATH_STYLE); pids in run/{mon.a,osd.0,radosgw}.pid; logs in log/.
+# FORCE_PATH_STYLE); pids in run/{mon.a,osd.0,radosgw}.pid; logs in log/ (setup.log says
+# why a cluster was rebuilt).
 # Deleted objects are garbage-collected after ~60-120 s (rgw gc obj min wait = 60).
 # Needs: ceph-mon ceph-osd radosgw ceph-common (ensure-servers.sh installs them).
+#
+# Ceph 16 clients on msgr v1 may send their first mon command before they have the
+# monmap, with fsid 0 (the mon answers EPERM "wrong fsid"). ceph-osd is therefore started
+# with --no-mon-config (its monmap then takes the fsid from ceph.conf) and without the
+# start-up device-class command; ceph CLI calls are retried.
 set -euo pipefail
 
 DIR="${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}"
+DIR="${DIR%/}"
 PORT="${LOUPE_TEST_RGW_PORT:-7480}"
 MON_PORT_WANTED="${LOUPE_TEST_RGW_MON_PORT:-6789}"
 STORE_BYTES="${LOUPE_TEST_RGW_STORE_BYTES:-6442450944}"
@@ -34,82 +47,98 @@ ACCESS_KEY="${LOUPE_TEST_RGW_ACCESS_KEY:-loupe-test-access}"
 SECRET_KEY="${LOUPE_TEST_RGW_SECRET_KEY:-loupe-test-secret}"
 S3_UID=loupe
 RGW_NAME=client.rgw.loupe
+FAST_RGW_TIMEOUT=30 # fast path: radosgw not answering by then -> rebuild instead
 
-CONF="$DIR/ceph.conf"
-RUN="$DIR/run"
-LOG="$DIR/log"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=rgw-procs.sh
+source "$HERE/rgw-procs.sh"
 CEPH=(timeout 60 ceph -c "$CONF" --connect-timeout 30)
 
 say() { echo "[start-rgw] $*" >&2; }
 die() {
   say "ERROR: $*"
   for f in "$LOG"/setup.log "$LOG"/mon.a.log "$LOG"/osd.0.log "$LOG"/radosgw.log; do
-    [[ -s "$f" ]] && { say "--- last lines of $f ---"; tail -n 25 "$f" >&2; }
+    if [[ -s "$f" ]]; then say "--- last lines of $f ---"; tail -n 25 "$f" >&2; fi
   done
   exit 1
 }
+note() { [[ -d "$LOG" ]] && echo "== $(date -Is) $*" >>"$LOG/setup.log"; return 0; }
 
-port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+rgw_answers() { curl -fsS -m 2 -o /dev/null "http://127.0.0.1:$PORT/" 2>/dev/null; }
 
-# pid from a pid file, if that process is alive and is the expected binary
-live_pid() { # <pidfile> <comm>
-  local pid
-  [[ -s "$1" ]] || return 1
-  pid="$(tr -dc 0-9 <"$1")"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == "$2"* ]] || return 1
-  echo "$pid"
-}
-
-# pids of daemons started with this dir's ceph.conf (covers lost pid files)
-conf_pids() { # <binary>
-  pgrep -f "^(/usr/bin/)?$1 .*-c $CONF( |\$)" || true
-}
-
-stop_pid() { # <pid>...
-  local p i
-  for p in "$@"; do kill -TERM "$p" 2>/dev/null || true; done
-  for i in $(seq 1 50); do
-    local alive=0
-    for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
-    ((alive)) || return 0
-    sleep 0.2
-  done
-  for p in "$@"; do kill -KILL "$p" 2>/dev/null || true; done
-}
-
-wait_for() { # <what> <command...>
-  local what="$1"; shift
-  local deadline=$((SECONDS + TIMEOUT))
+wait_until() { # <seconds> <command...>: poll every 0.1 s; false on timeout
+  local deadline=$((SECONDS + $1)); shift
   until "$@" >/dev/null 2>&1; do
-    ((SECONDS < deadline)) || die "$what did not come up within ${TIMEOUT}s"
-    sleep 0.5
+    ((SECONDS < deadline)) || return 1
+    sleep 0.1
   done
 }
 
 # run a command, output to setup.log; die on failure
 run() {
   echo "+ $*" >>"$LOG/setup.log"
-  "$@" >>"$LOG/setup.log" 2>&1 || die "failed: $*"
+  "$@" </dev/null >>"$LOG/setup.log" 2>&1 9>&- || die "failed: $*"
 }
 
-rgw_answers() { curl -fsS -m 2 -o /dev/null "http://127.0.0.1:$PORT/" 2>/dev/null; }
+# start a daemon (it forks itself, calls setsid and closes its stdio once it is up): no stdin,
+# output to setup.log, and without the lock's fd, which would otherwise stay held by the daemon
+start_daemon() {
+  echo "+ $*" >>"$LOG/setup.log"
+  "$@" </dev/null >>"$LOG/setup.log" 2>&1 9>&-
+}
 
-start_rgw() {
-  # stale radosgw of ours (e.g. hung, port closed) -> stop it first
+# ceph CLI call, retried (see the header); stdout is the command's output
+ceph_cmd() {
+  local i
+  for i in 1 2 3 4 5; do
+    echo "+ ceph $*" >>"$LOG/setup.log"
+    if "${CEPH[@]}" "$@" </dev/null 2>>"$LOG/setup.log" 9>&-; then return 0; fi
+    sleep 0.3
+  done
+  return 1
+}
+
+osd_up() { ceph_cmd osd stat | grep -Eq '(^|[^0-9])1 up'; }
+
+# mon and osd processes of this dir alive (no cluster round trip); sets WHY when not
+daemons_alive() {
+  WHY=""
+  if [[ ! -f "$CONF" ]]; then WHY="no $CONF"
+  elif ! grep -Eq "^rgw frontends = .*endpoint=127\.0\.0\.1:$PORT( |\$)" "$CONF"; then
+    WHY="$CONF serves another port"
+  elif [[ -z "$(pidfile_pid "$RUN/mon.a.pid" ceph-mon)" ]]; then WHY="ceph-mon is not running"
+  elif [[ -z "$(pidfile_pid "$RUN/osd.0.pid" ceph-osd)" ]]; then WHY="ceph-osd is not running"
+  fi
+  [[ -z "$WHY" ]]
+}
+
+start_rgw() { # <seconds to wait for it>
   local old
-  old="$(conf_pids radosgw)"
-  if [[ -n "$old" ]]; then stop_pid $old; fi
+  old="$(dir_pids radosgw "$RUN/radosgw.pid")"
+  if [[ -n "$old" ]]; then
+    # shellcheck disable=SC2086
+    kill -KILL $old 2>/dev/null || true
+    # shellcheck disable=SC2086
+    wait_gone 10 $old >/dev/null || die "old radosgw ($old) did not exit"
+  fi
   rm -f "$RUN/radosgw.pid"
-  run radosgw -c "$CONF" -n "$RGW_NAME"
-  wait_for "radosgw on 127.0.0.1:$PORT" rgw_answers
+  start_daemon radosgw -c "$CONF" -n "$RGW_NAME" && wait_until "$1" rgw_answers
 }
 
 ensure_user() {
-  if ! timeout 60 radosgw-admin -c "$CONF" user info --uid "$S3_UID" >/dev/null 2>&1; then
-    run timeout 60 radosgw-admin -c "$CONF" user create --uid "$S3_UID" --display-name "$S3_UID" \
-      --access-key "$ACCESS_KEY" --secret "$SECRET_KEY"
-  fi
+  local i
+  for i in 1 2 3; do
+    if timeout 60 radosgw-admin -c "$CONF" user info --uid "$S3_UID" </dev/null >/dev/null 2>>"$LOG/setup.log" 9>&-; then
+      return 0
+    fi
+    echo "+ radosgw-admin user create --uid $S3_UID" >>"$LOG/setup.log"
+    if timeout 60 radosgw-admin -c "$CONF" user create --uid "$S3_UID" --display-name "$S3_UID" \
+      --access-key "$ACCESS_KEY" --secret "$SECRET_KEY" </dev/null >>"$LOG/setup.log" 2>&1 9>&-; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  die "could not create the S3 user '$S3_UID'"
 }
 
 write_env() {
@@ -123,45 +152,70 @@ ENV
 }
 
 command -v radosgw >/dev/null && command -v ceph-mon >/dev/null && command -v ceph-osd >/dev/null \
-  && command -v ceph >/dev/null \
+  && command -v ceph >/dev/null && command -v radosgw-admin >/dev/null \
   || { say "ERROR: ceph binaries missing (apt-get install ceph-mon ceph-osd radosgw ceph-common)"; exit 1; }
 
-if rgw_answers; then
-  say "radosgw already answering on 127.0.0.1:$PORT"
-  exit 0
-fi
+mkdir -p "$(dirname "$DIR")"
+exec 9>"$DIR.lock"
+flock -w 300 9 || { say "ERROR: another start-rgw.sh/stop-rgw.sh holds $DIR.lock for 300 s"; exit 1; }
+
+# ---- port taken? ours and healthy -> done; someone else's -> error ------------
 if port_open "$PORT"; then
-  die "127.0.0.1:$PORT is taken by something that is not answering HTTP"
+  owner="$(port_pid "$PORT")"
+  ours="$(dir_pids radosgw "$RUN/radosgw.pid")"
+  if [[ -n "$owner" ]] && ! grep -qx "$owner" <<<"$ours"; then
+    die "127.0.0.1:$PORT is served by pid $owner ($(proc_cmdline "$owner")), not by the radosgw of $DIR;" \
+      "stop it or set LOUPE_TEST_RGW_PORT"
+  fi
+  if [[ -z "$owner" && -z "$ours" ]]; then
+    if rgw_answers; then say "127.0.0.1:$PORT answers (owner unknown: ss missing); assuming it is ours"; exit 0; fi
+    die "127.0.0.1:$PORT is taken by something that is not answering HTTP"
+  fi
+  if daemons_alive && rgw_answers; then
+    say "radosgw already answering on 127.0.0.1:$PORT"
+    exit 0
+  fi
+  [[ -n "$WHY" ]] || WHY="radosgw holds the port but does not answer"
+  note "radosgw on $PORT is ours but: $WHY"
 fi
 
 # ---- fast path: cluster still up, only radosgw gone -------------------------
-if [[ -f "$CONF" ]] && live_pid "$RUN/mon.a.pid" ceph-mon >/dev/null \
-   && live_pid "$RUN/osd.0.pid" ceph-osd >/dev/null \
-   && grep -q "endpoint=127.0.0.1:$PORT\$" "$CONF" \
-   && "${CEPH[@]}" osd stat 2>/dev/null | grep -q '1 up'; then
+if daemons_alive; then
   t0=$SECONDS
-  start_rgw
-  ensure_user
-  write_env
-  say "radosgw restarted on 127.0.0.1:$PORT (cluster kept) in $((SECONDS - t0))s"
-  exit 0
+  if osd_up; then
+    note "fast path: restarting radosgw (mon + osd alive)"
+    if start_rgw "$FAST_RGW_TIMEOUT"; then
+      ensure_user
+      write_env
+      say "radosgw restarted on 127.0.0.1:$PORT (cluster kept) in $((SECONDS - t0))s"
+      exit 0
+    fi
+    WHY="radosgw did not answer within ${FAST_RGW_TIMEOUT}s"
+  else
+    WHY="mon does not answer or osd.0 is not up"
+  fi
 fi
 
 # ---- full setup --------------------------------------------------------------
 t0=$SECONDS
+say "building a fresh cluster in $DIR (${WHY:-first start}); data of the old one is lost"
 if [[ -d "$DIR" ]]; then
-  for b in radosgw ceph-osd ceph-mon; do
-    p="$(conf_pids "$b")"
-    if [[ -n "$p" ]]; then stop_pid $p; fi
-  done
   # the dir is ours only if it looks like one of ours (never rm -rf a random dir)
-  if [[ -f "$CONF" || -z "$(ls -A "$DIR")" ]]; then
-    rm -rf "$DIR"
-  else
-    die "$DIR exists and is not a loupe rgw dir; remove it or set LOUPE_TEST_RGW_DIR"
-  fi
+  [[ -f "$CONF" || -z "$(ls -A "$DIR")" ]] \
+    || die "$DIR exists and is not a loupe rgw dir; remove it or set LOUPE_TEST_RGW_DIR"
+  note "full rebuild: ${WHY:-}"
 fi
+# every daemon of this dir must be gone before the wipe (memstore: SIGKILL loses nothing we keep)
+left="$(kill_dir_daemons 10)" || die "processes of $DIR still alive 10 s after SIGKILL: $left"
+prev=""
+if [[ -d "$LOG" ]]; then
+  rm -rf "$LOG/previous"
+  prev="$(mktemp -d "$DIR.prev-log.XXXXXX")"
+  mv "$LOG" "$prev/log"
+fi
+rm -rf "$DIR"
 mkdir -p "$RUN" "$LOG" "$DIR/mon/ceph-a" "$DIR/osd/ceph-0" "$DIR/rgw"
+if [[ -n "$prev" ]]; then mv "$prev/log" "$LOG/previous"; rmdir "$prev"; fi
 
 MON_PORT="$MON_PORT_WANTED"
 while port_open "$MON_PORT"; do
@@ -203,6 +257,10 @@ mon warn on insecure global id reclaim allowed = false
 mon data avail warn = 2
 mon data avail crit = 1
 osd crush chooseleaf type = 0
+# one OSD, no peers: never mark it out, and do not mark it down for missed beacons
+# (a paused VM would otherwise trip the 15 min default)
+mon osd down out interval = 0
+mon osd report timeout = 86400
 
 [mon]
 mon data = $DIR/mon/ceph-\$id
@@ -214,6 +272,11 @@ pid file = $RUN/osd.\$id.pid
 osd objectstore = memstore
 memstore device bytes = $STORE_BYTES
 osd crush update on start = false
+osd class update on start = false
+# no self-abort when a thread looks stuck (a paused VM makes every thread look stuck)
+osd op thread suicide timeout = 0
+osd command thread suicide timeout = 0
+osd max markdown count = 1000
 
 [$RGW_NAME]
 pid file = $RUN/radosgw.pid
@@ -227,25 +290,28 @@ rgw gc processor period = 60
 CONF
 : >"$DIR/keyring"
 
-echo "== $(date -Is) full setup: fsid $FSID mon port $MON_PORT rgw port $PORT" >>"$LOG/setup.log"
+note "full setup: fsid $FSID mon port $MON_PORT rgw port $PORT store $STORE_BYTES bytes"
 run monmaptool --create --fsid "$FSID" --add a "v1:127.0.0.1:$MON_PORT" "$DIR/monmap"
 run ceph-mon -c "$CONF" -i a --mkfs --monmap "$DIR/monmap"
+start_daemon ceph-mon -c "$CONF" -i a || die "ceph-mon did not start"
+wait_until "$TIMEOUT" ceph_cmd mon stat || die "ceph-mon on 127.0.0.1:$MON_PORT did not answer within ${TIMEOUT}s"
 
-run ceph-mon -c "$CONF" -i a
-wait_for "ceph-mon on 127.0.0.1:$MON_PORT" "${CEPH[@]}" mon stat
-
-OSD_ID="$("${CEPH[@]}" osd create "$OSD_UUID" 2>>"$LOG/setup.log")" || die "ceph osd create failed"
+OSD_ID="$(ceph_cmd osd create "$OSD_UUID")" || die "ceph osd create failed"
 [[ "$OSD_ID" == 0 ]] || die "unexpected osd id '$OSD_ID'"
-run ceph-osd -c "$CONF" -i 0 --mkfs --osd-uuid "$OSD_UUID"
-run "${CEPH[@]}" osd crush add-bucket node0 host
-run "${CEPH[@]}" osd crush move node0 root=default
-run "${CEPH[@]}" osd crush add osd.0 1.0 host=node0
+run ceph-osd -c "$CONF" -i 0 --mkfs --osd-uuid "$OSD_UUID" --no-mon-config
+ceph_cmd osd crush add-bucket node0 host >>"$LOG/setup.log" || die "ceph osd crush add-bucket failed"
+ceph_cmd osd crush move node0 root=default >>"$LOG/setup.log" || die "ceph osd crush move failed"
+ceph_cmd osd crush add osd.0 1.0 host=node0 >>"$LOG/setup.log" || die "ceph osd crush add failed"
 
-run ceph-osd -c "$CONF" -i 0
-osd_up() { "${CEPH[@]}" osd stat 2>/dev/null | grep -q '1 up'; }
-wait_for "ceph-osd" osd_up
+# memstore saved the mkfs result to files in osd/ceph-0 (it loads them at mount)
+if ! start_daemon ceph-osd -c "$CONF" -i 0 --no-mon-config; then
+  note "ceph-osd failed to start; retrying once"
+  sleep 1
+  start_daemon ceph-osd -c "$CONF" -i 0 --no-mon-config || die "ceph-osd did not start"
+fi
+wait_until "$TIMEOUT" osd_up || die "ceph-osd did not come up within ${TIMEOUT}s"
 
-start_rgw
+start_rgw "$TIMEOUT" || die "radosgw on 127.0.0.1:$PORT did not answer within ${TIMEOUT}s"
 ensure_user
 write_env
 say "ceph cluster + radosgw started on 127.0.0.1:$PORT (mon $MON_PORT, dir $DIR) in $((SECONDS - t0))s"

@@ -8,12 +8,13 @@
 #   scripts/servers/stop-rgw.sh --purge    # --all, then delete $LOUPE_TEST_RGW_DIR
 #
 # Environment: LOUPE_TEST_RGW_DIR (default /tmp/loupe-rgw), LOUPE_TEST_RGW_PORT (default 7480).
-# The radosgw pid is in $LOUPE_TEST_RGW_DIR/run/radosgw.pid.
+# The radosgw pid is in $LOUPE_TEST_RGW_DIR/run/radosgw.pid. Returns once the processes are
+# really gone (zombies count as gone).
 set -euo pipefail
 
 DIR="${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}"
+DIR="${DIR%/}"
 PORT="${LOUPE_TEST_RGW_PORT:-7480}"
-CONF="$DIR/ceph.conf"
 MODE=rgw SIG=TERM
 for a in "$@"; do
   case "$a" in
@@ -25,39 +26,41 @@ for a in "$@"; do
   esac
 done
 
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=rgw-procs.sh
+source "$HERE/rgw-procs.sh"
+
 say() { echo "[stop-rgw] $*" >&2; }
 
-# pids of daemons started with this dir's ceph.conf, plus the pid file's pid
-pids_of() { # <binary> <pidfile>
-  {
-    pgrep -f "^(/usr/bin/)?$1 .*-c $CONF( |\$)" || true
-    if [[ -s "$2" ]]; then
-      local p; p="$(tr -dc 0-9 <"$2")"
-      if [[ -n "$p" && "$(cat /proc/"$p"/comm 2>/dev/null)" == "$1"* ]]; then echo "$p"; fi
-    fi
-  } | sort -u
-}
-
 stop() { # <binary> <pidfile> <signal>
-  local pids i p alive
-  pids="$(pids_of "$1" "$2")"
-  if [[ -z "$pids" ]]; then say "$1: not running"; return 0; fi
+  local pids left
+  pids="$(dir_pids "$1" "$2")"
+  if [[ -z "$pids" ]]; then say "$1: not running"; rm -f "$2"; return 0; fi
+  # shellcheck disable=SC2086
   kill -"$3" $pids 2>/dev/null || true
-  for i in $(seq 1 50); do
-    alive=0
-    for p in $pids; do if kill -0 "$p" 2>/dev/null; then alive=1; fi; done
-    if ((alive == 0)); then break; fi
-    sleep 0.2
-  done
-  if ((alive)); then kill -KILL $pids 2>/dev/null || true; sleep 0.2; fi
+  # shellcheck disable=SC2086
+  if ! left="$(wait_gone 10 $pids)"; then
+    # shellcheck disable=SC2086
+    kill -KILL $left 2>/dev/null || true
+    # shellcheck disable=SC2086
+    if ! left="$(wait_gone 5 $left)"; then say "WARNING: $1 still alive after SIGKILL: $left"; fi
+  fi
   rm -f "$2"
   say "$1: stopped ($(echo $pids))"
 }
 
-stop radosgw "$DIR/run/radosgw.pid" "$SIG"
+# one start/stop at a time per dir; a hung start-rgw.sh must not block a stop for long
+mkdir -p "$(dirname "$DIR")"
+exec 9>"$DIR.lock"
+flock -w 30 9 || say "WARNING: $DIR.lock is held by another start/stop; stopping anyway"
+
+stop radosgw "$RUN/radosgw.pid" "$SIG"
 if [[ "$MODE" != rgw ]]; then
-  stop ceph-osd "$DIR/run/osd.0.pid" "$SIG"
-  stop ceph-mon "$DIR/run/mon.a.pid" "$SIG"
+  # SIGKILL: on SIGTERM memstore first writes its whole RAM store to osd/ (GBs, slow), and
+  # start-rgw.sh rebuilds the cluster from scratch anyway
+  stop ceph-osd "$RUN/osd.0.pid" KILL
+  stop ceph-mon "$RUN/mon.a.pid" "$SIG"
+  left="$(kill_dir_daemons 10)" || say "WARNING: still alive after SIGKILL: $left"
 fi
 if [[ "$MODE" == purge && -f "$CONF" ]]; then
   rm -rf "$DIR"
@@ -65,7 +68,7 @@ if [[ "$MODE" == purge && -f "$CONF" ]]; then
 fi
 # wait for the port to close (a SIGKILLed process frees it at once; SIGTERM may drain)
 for i in $(seq 1 50); do
-  if ! timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT" 2>/dev/null; then exit 0; fi
+  if ! port_open "$PORT"; then exit 0; fi
   sleep 0.2
 done
 say "WARNING: 127.0.0.1:$PORT still answers (another server?)"

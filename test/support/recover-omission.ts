@@ -19,9 +19,15 @@ export async function recoverOmission(client: GrpcClient<typeof ProjectionServic
   let response = await client.recover(first);
   pages.push(response);
   let previousEnd = response.endByte ?? 0;
+  const cursors = new Set<string>();
   while (response.nextCursor !== "") {
+    if (cursors.has(response.nextCursor)) throw new Error("a cursor came back twice");
+    cursors.add(response.nextCursor);
     response = await client.recover({ resultId: first.resultId, cursor: response.nextCursor, ...(budgetTokens === undefined ? {} : { budgetTokens }) });
-    if ((response.startByte ?? -1) !== previousEnd || (response.endByte ?? 0) <= previousEnd) throw new Error(`cursor did not advance [from=${String(previousEnd)}]`);
+    const text = response.parts.map((part) => (part.content.case === "text" ? part.content.value : "")).join("");
+    if (text === "") throw new Error("a page served nothing");
+    // Byte ranges (line and byte recoveries) must continue exactly where the last page ended.
+    if (response.startByte !== undefined && (response.startByte !== previousEnd || (response.endByte ?? 0) <= previousEnd)) throw new Error(`cursor did not advance [from=${String(previousEnd)}]`);
     previousEnd = response.endByte ?? 0;
     pages.push(response);
     if (pages.length > 10_000) throw new Error("too many pages");

@@ -5,6 +5,7 @@ import type { ResultKind } from "./projectors/projector.js";
 import { checkLineView } from "./testing/check-line-view.js";
 import { createTokenCounter } from "./token-counter.js";
 import assert from "node:assert/strict";
+import type { TextView } from "./head-tail-view.js";
 
 const counter = createTokenCounter();
 const KINDS: ResultKind[] = ["file_read", "directory_list", "command", "search", "conversation", "mcp", "edit", "generic"];
@@ -29,11 +30,25 @@ describe("projectResult()", () => {
         fc.property(text, fc.integer({ min: 120, max: 800 }), fc.constantFrom("", "r_test"), (value, budget, resultId) => {
           const options = { budgetTokens: budget, maxViewBytes: 6000, counter, resultId, view: "" };
           const view = projectResult(input(kind, value), options);
-          checkLineView(value, view, options);
+          assert.ok(view.omissions.every((omission) => omission.startLine !== undefined && omission.endLine !== undefined), "line views name line ranges");
+          checkLineView(value, view as TextView, options);
           assert.deepEqual(projectResult(input(kind, value), options), view);
         }),
         { numRuns: 60 },
       );
     });
   }
+});
+
+describe("projectResult() on structured-only results", () => {
+  it("infers structured for JSON-only results and continues by JSON pointer", () => {
+    const items = Array.from({ length: 400 }, (_, index) => ({ id: index + 1, title: `issue ${String(index + 1)}`, state: index === 200 ? "failed" : "open", body: "lorem ipsum ".repeat(20) }));
+    const text = JSON.stringify({ total: items.length, items });
+    const options = { budgetTokens: 1000, maxViewBytes: 50_000, counter, resultId: "r_json", view: "" };
+    const view = projectResult({ ...input("generic", text), declaredKind: undefined, structuredOnly: true }, options);
+    assert.equal(view.kind, "structured");
+    assert.ok(counter.count(view.text) <= 1000);
+    assert.ok(view.omissions.length > 0 && view.omissions.every((omission) => omission.jsonPointer !== undefined));
+    for (const omission of view.omissions) assert.equal(JSON.parse(omission.continuationJson).result_id, "r_json");
+  });
 });

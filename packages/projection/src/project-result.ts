@@ -2,7 +2,7 @@ import { projectConversation } from "./conversation/project-conversation.js";
 import { projectEdit } from "./edit/project-edit.js";
 import { projectGeneric } from "./generic/project-generic.js";
 import { inferKind } from "./kinds/infer-kind.js";
-import type { LineOmission } from "./head-tail-view.js";
+import { projectStructuredResult } from "./structured/project-structured-result.js";
 import type { Projector, ProjectorContext, ProjectorInput, ResultKind } from "./projectors/projector.js";
 import { splitLines } from "./split-lines.js";
 import { utf8Length } from "./utf8-length.js";
@@ -27,10 +27,25 @@ export interface ResultInput {
 /** Options for {@link projectResult}. */
 export type ProjectOptions = ProjectorContext;
 
+/**
+ * One part of the original a view left out: a line range (1-based,
+ * inclusive) or a JSON pointer (with an optional 0-based, end-exclusive item
+ * range), and the continuation that recovers it.
+ */
+export interface ViewOmission {
+  description: string;
+  continuationJson: string;
+  startLine?: number;
+  endLine?: number;
+  jsonPointer?: string;
+  itemStart?: number;
+  itemEnd?: number;
+}
+
 /** A first view of a result. */
 export interface ResultView {
   text: string;
-  omissions: LineOmission[];
+  omissions: ViewOmission[];
   /** True when the text already fit and comes back as it was. */
   unchanged: boolean;
   /** The kind used (declared or inferred). */
@@ -46,6 +61,19 @@ function parseArgs(argsJson: string): Record<string, unknown> {
     // Malformed args are refused by the gateway before projection; here they simply tell nothing.
     return {};
   }
+}
+
+/** A structured-only result as a JSON (or sectioned text) view; undefined when the text is not one JSON value. */
+function projectStructuredText(text: string, options: ProjectOptions): Omit<ResultView, "kind"> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Several JSON parts joined, or JSON-looking text: projected as text instead.
+    return undefined;
+  }
+  const view = projectStructuredResult(value, options, { hasText: false });
+  return { text: view.text, unchanged: false, omissions: view.omissions.map((omission) => ({ ...omission })) };
 }
 
 const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
@@ -78,6 +106,10 @@ export function projectResult(input: ResultInput, options: ProjectOptions): Resu
     timedOut: input.timedOut,
     durationMs: input.durationMs,
   };
+  if (kind === "structured") {
+    const structured = projectStructuredText(text, options);
+    if (structured) return { ...structured, kind };
+  }
   const projector = PROJECTORS[kind] ?? projectGeneric;
   const view = projector(projectorInput, options);
   return { ...view, kind };

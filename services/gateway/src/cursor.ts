@@ -12,6 +12,8 @@ export interface CursorState {
   line: number;
   /** True when startByte is the first byte of `line`. */
   atLineStart: boolean;
+  /** For a JSON-pointer recovery: what is served, and how many characters of its text were served already. */
+  json?: { pointer: string; itemStart?: number; itemEnd?: number; offset: number };
 }
 
 interface WireCursor {
@@ -23,11 +25,17 @@ interface WireCursor {
   e: number;
   l: number;
   a: boolean;
+  j?: { p: string; s?: number; e?: number; o: number };
 }
 
 /** Encodes a cursor as opaque base64url text. */
 export function encodeCursor(state: CursorState): string {
   const wire: WireCursor = { v: 1, t: state.tenant, r: state.resultId, h: state.revision, s: state.startByte, e: state.endByte, l: state.line, a: state.atLineStart };
+  if (state.json) {
+    wire.j = { p: state.json.pointer, o: state.json.offset };
+    if (state.json.itemStart !== undefined) wire.j.s = state.json.itemStart;
+    if (state.json.itemEnd !== undefined) wire.j.e = state.json.itemEnd;
+  }
   return Buffer.from(JSON.stringify(wire)).toString("base64url");
 }
 
@@ -51,5 +59,13 @@ export function decodeCursor(cursor: string, tenant: string, resultId: string): 
   if (wire.t !== tenant || (resultId !== "" && wire.r !== resultId)) {
     throw new AppError("invalid_argument", `cursor belongs to another result [result_id=${resultId}]`);
   }
-  return { tenant: wire.t, resultId: wire.r, revision: wire.h, startByte: wire.s, endByte: wire.e, line: wire.l, atLineStart: wire.a };
+  const state: CursorState = { tenant: wire.t, resultId: wire.r, revision: wire.h, startByte: wire.s, endByte: wire.e, line: wire.l, atLineStart: wire.a };
+  if (wire.j !== undefined) {
+    const json = wire.j;
+    if (typeof json.p !== "string" || !isCount(json.o) || (json.s !== undefined && !isCount(json.s)) || (json.e !== undefined && !isCount(json.e))) {
+      throw new AppError("invalid_argument", "malformed cursor");
+    }
+    state.json = { pointer: json.p, offset: json.o, ...(json.s === undefined ? {} : { itemStart: json.s }), ...(json.e === undefined ? {} : { itemEnd: json.e }) };
+  }
+  return state;
 }

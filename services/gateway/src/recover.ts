@@ -5,6 +5,7 @@ import type { ReadResponse, RecoverRequest, RecoverResponseSchema } from "@loupe
 import type { ArchiveClient } from "./archive-client.js";
 import { MAX_BUDGET_TOKENS } from "./config.js";
 import { decodeCursor, encodeCursor, type CursorState } from "./cursor.js";
+import { recoverJson } from "./recover-json.js";
 import { validateRecoverRequest } from "./validate-recover.js";
 
 type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
@@ -18,6 +19,10 @@ export interface RecoverDeps {
 
 // Bytes fetched per token of budget: generous, so a page is rarely short of text to fill it.
 const WINDOW_BYTES_PER_TOKEN = 12;
+
+function itemRange(itemStart: number | undefined, itemEnd: number | undefined): { itemStart?: number; itemEnd?: number } {
+  return { ...(itemStart === undefined ? {} : { itemStart }), ...(itemEnd === undefined ? {} : { itemEnd }) };
+}
 
 /** Length of the longest prefix of `bytes` that ends on a UTF-8 character boundary. */
 function completePrefixLength(bytes: Uint8Array): number {
@@ -41,8 +46,16 @@ export async function recover(request: RecoverRequest, tenant: string, deps: Rec
   const windowBytes = budgetTokens * WINDOW_BYTES_PER_TOKEN;
   let read: ReadResponse;
   let cursor: CursorState | undefined;
+  if (selector === "json") {
+    const json = { resultId: request.resultId, pointer: request.jsonPointer ?? "", offset: 0, expectedRevision: request.expectedRevision, cursorRevision: "" };
+    return recoverJson({ ...json, ...itemRange(request.itemStart, request.itemEnd) }, tenant, budgetTokens, deps.counter, deps.archive, signal);
+  }
   if (selector === "cursor") {
     cursor = decodeCursor(request.cursor, tenant, request.resultId);
+    if (cursor.json) {
+      const json = { resultId: cursor.resultId, pointer: cursor.json.pointer, offset: cursor.json.offset, expectedRevision: request.expectedRevision, cursorRevision: cursor.revision };
+      return recoverJson({ ...json, ...itemRange(cursor.json.itemStart, cursor.json.itemEnd) }, tenant, budgetTokens, deps.counter, deps.archive, signal);
+    }
     read = await deps.archive.read(tenant, { resultId: cursor.resultId, startByte: cursor.startByte, endByte: cursor.endByte, maxBytes: windowBytes }, signal);
   } else if (selector === "lines") {
     read = await deps.archive.read(tenant, { resultId: request.resultId, startLine: request.startLine ?? 1, ...(request.endLine === undefined ? {} : { endLine: request.endLine }), maxBytes: windowBytes }, signal);

@@ -3,7 +3,7 @@ import type { RecoverRequest } from "@loupe/proto";
 import { MAX_BUDGET_TOKENS } from "./config.js";
 
 /** Which way a Recover request names what to serve. */
-export type RecoverSelector = "lines" | "bytes" | "cursor";
+export type RecoverSelector = "lines" | "bytes" | "json" | "cursor";
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
 
@@ -15,15 +15,17 @@ export function validateRecoverRequest(request: RecoverRequest): RecoverSelector
   const selectors: RecoverSelector[] = [];
   if (request.startLine !== undefined || request.endLine !== undefined) selectors.push("lines");
   if (request.startByte !== undefined || request.endByte !== undefined) selectors.push("bytes");
+  if (request.jsonPointer !== undefined || request.itemStart !== undefined || request.itemEnd !== undefined) selectors.push("json");
   if (request.cursor !== "") selectors.push("cursor");
-  if (request.jsonPointer !== "" || request.pattern !== "") {
-    throw new AppError("unimplemented", "recovery by json_pointer or pattern is not available yet");
+  if (request.pattern !== "") throw new AppError("unimplemented", "recovery by pattern is not available yet");
+  if (request.itemStart !== undefined && request.itemEnd !== undefined && request.itemEnd < request.itemStart) {
+    throw new AppError("invalid_argument", `item_end before item_start [item_start=${String(request.itemStart)}, item_end=${String(request.itemEnd)}]`);
   }
   if (request.resultId === "" && request.cursor === "") throw new AppError("invalid_argument", "result_id is required");
   if (request.resultId !== "" && !RESULT_ID_PATTERN.test(request.resultId)) {
     throw new AppError("invalid_argument", `malformed result_id [result_id=${request.resultId.slice(0, 80)}]`);
   }
-  if (selectors.length > 1) throw new AppError("invalid_argument", `give one of a line range, a byte range or a cursor [got=${selectors.join(",")}]`);
+  if (selectors.length > 1) throw new AppError("invalid_argument", `give one of a line range, a byte range, a json_pointer or a cursor [got=${selectors.join(",")}]`);
   if (request.budgetTokens > MAX_BUDGET_TOKENS) throw new AppError("invalid_argument", `budget_tokens above the maximum [max=${String(MAX_BUDGET_TOKENS)}]`);
   if (request.startLine !== undefined && request.startLine < 1) throw new AppError("invalid_argument", "start_line must be at least 1");
   if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {

@@ -100,12 +100,12 @@ describe("classifyLines()", () => {
       "ValueError: bad",
       "after",
     ].join("\n");
-    assert.deepEqual(kindsOf(text), ["trace_header", "frame", "detail", "library_frame", "library_frame", "library_frame", "library_frame", "library_frame", "error", "ordinary"]);
+    assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "library_frame", "library_frame", "library_frame", "library_frame", "library_frame", "error", "ordinary"]);
   });
 
   it("keeps a SyntaxError's caret with its frame and chains tracebacks", () => {
     const text = ["Traceback (most recent call last):", '  File "/testbed/x.py", line 3', "    def f(:", "          ^", "SyntaxError: invalid syntax", "", "During handling of the above exception, another exception occurred:", "", "Traceback (most recent call last):"].join("\n");
-    assert.deepEqual(kindsOf(text), ["trace_header", "frame", "detail", "detail", "error", "ordinary", "detail", "ordinary", "trace_header"]);
+    assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "frame", "error", "ordinary", "detail", "ordinary", "trace_header"]);
   });
 
   it("keeps pytest's short test summary block whole, ending at the final tally", () => {

@@ -2,8 +2,9 @@ import type { LineBlock } from "../lines/select-lines.js";
 import type { LineKind } from "./classify-lines.js";
 import type { BlockSegment, ErrorBlock } from "./find-error-blocks.js";
 
-/** Shares of the budget and counts that shape a command's view. */
-const TAIL_LINES = 5;
+// Shares of the budget and counts that shape a command's view.
+/** How many last lines are kept first: verdicts live there. */
+export const TAIL_LINES = 5;
 const TAIL_SHARE = 0.2;
 const HEAD_SHARE = 0.6;
 const MORE_TAIL_SHARE = 0.15;
@@ -20,9 +21,10 @@ const MAX_SINGLE_LINES_OFFERED = 400;
 // Priorities, in the order the engine fills the view.
 const P_VERDICT = 0;
 const P_FIRST_LAST = 0.1;
-const P_FIRST_LAST_DETAIL = 0.2;
 const P_FAILURE_NAMES = 1;
 const P_OTHER = 1.1;
+// Every block's key lines come before any block's detail: that is what the evidence estimate reserves room for.
+const P_FIRST_LAST_DETAIL = 1.15;
 const P_OTHER_DETAIL = 1.2;
 const P_LIBRARY = 1.4;
 const P_CONTEXT = 1.6;
@@ -87,20 +89,30 @@ function blockPieces(block: ErrorBlock, priority: number, detailPriority: number
   return pieces;
 }
 
+/** Budget figures for {@link commandLineBlocks}. */
+export interface CommandBlockOptions {
+  budgetTokens: number;
+  /** Tokens the head of the output may take before the error blocks (see projectCommand's head shares). */
+  headFirstTokens: number;
+}
+
 /**
  * The blocks a command's view is selected from, most important first:
  * verdicts (summary lines, pytest's short summary block whole, the last five
- * lines), then the first and last error blocks, failing test names, the other
- * error blocks (key lines before their detail, library frames and context),
- * then the head of the ordinary output (head-weighted), more tail, warnings,
- * and the rest of the head and tail. See {@link findErrorBlocks}.
+ * lines) and the head of the output within `headFirstTokens`, then the first
+ * and last error blocks, failing test names, the other error blocks (key
+ * lines before their detail, library frames and context), then more of the
+ * head (head-weighted), more tail, warnings, and the rest of the head and
+ * tail. See {@link findErrorBlocks}.
  */
-export function commandLineBlocks(kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], budgetTokens: number): LineBlock[] {
+export function commandLineBlocks(kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], options: CommandBlockOptions): LineBlock[] {
+  const { budgetTokens } = options;
   const total = kinds.length;
   const blocks: LineBlock[] = [];
   for (const index of linesOfKind(kinds, "summary", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_VERDICT, take: "all" });
   for (const [start, end] of summaryBlocks(kinds)) blocks.push(...piece(start, end, P_VERDICT, budgetTokens * SUMMARY_BLOCK_FALLBACK_SHARE));
   blocks.push({ start: Math.max(0, total - TAIL_LINES), end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * TAIL_SHARE) });
+  if (options.headFirstTokens > 0) blocks.push({ start: 0, end: total, priority: P_VERDICT, take: "head", maxTokens: Math.floor(options.headFirstTokens) });
   const last = errorBlocks[errorBlocks.length - 1];
   const first = errorBlocks[0];
   if (last !== undefined) blocks.push(...blockPieces(last, P_FIRST_LAST, P_FIRST_LAST_DETAIL, budgetTokens, true));

@@ -4,7 +4,8 @@ import { visibleText, type LineKind } from "./classify-lines.js";
 const FRAME_LOCATION = /^\s+File "|^\s+at |^[^\s:][^:]*:\d+: in /;
 
 /**
- * A run of lines inside an error block with one rank: 0 for the lines that
+ * A unit of lines inside an error block (a key line, a stack frame with its
+ * source lines, a run of detail) with one rank: 0 for the lines that
  * say what failed (failing test, error and exception lines, diagnostics,
  * traceback header, repository frames), 1 for their detail (source excerpts,
  * carets, messages, blank lines between), 2 for library frames (collapsed
@@ -53,8 +54,8 @@ interface OpenBlock {
  * block of their own, except a traceback that belongs to the failing test
  * named just above it or that is chained to the previous one ("During
  * handling of the above exception …"). Detail and library frames never start
- * a block. Within a block, each stack frame (location and source lines) is a
- * segment of its own. Linear in the number of lines.
+ * a block. Within a block, each key line, and each stack frame with its
+ * source lines, is a segment of its own. Linear in the number of lines.
  */
 export function findErrorBlocks(kinds: readonly LineKind[], lines: readonly string[]): ErrorBlock[] {
   const blocks: ErrorBlock[] = [];
@@ -84,14 +85,20 @@ function startsBlock(kind: LineKind, open: OpenBlock): boolean {
   return open.hasTraceback && open.lastKind !== "detail";
 }
 
+// Each key line is a unit of its own, except a frame's source lines, which stay with its location line;
+// each library frame is a unit with its source lines.
+function opensUnit(kind: LineKind, rank: number, line: string): boolean {
+  if (kind === "frame" || kind === "library_frame") return FRAME_LOCATION.test(visibleText(line));
+  return rank === 0;
+}
+
 // Adds the lines from the block's end through `index` (bridged gap lines rank as detail).
 function extend(block: ErrorBlock, kinds: readonly LineKind[], lines: readonly string[], index: number): void {
   for (let line = block.end; line <= index; line++) {
     const kind = kinds[line] ?? "ordinary";
     const rank = rankOf(kind);
     const last = block.segments[block.segments.length - 1];
-    const opensFrame = (kind === "frame" || kind === "library_frame") && FRAME_LOCATION.test(visibleText(lines[line] ?? ""));
-    if (last !== undefined && last.rank === rank && last.end === line && !opensFrame) last.end = line + 1;
+    if (last !== undefined && last.rank === rank && last.end === line && !opensUnit(kind, rank, lines[line] ?? "")) last.end = line + 1;
     else block.segments.push({ start: line, end: line + 1, rank });
   }
   block.end = index + 1;

@@ -147,8 +147,9 @@ describe("projectCommand()", () => {
     }
     parts.push("==== 12 failed, 40 passed in 3.20s ====\n");
     const text = parts.join("");
-    const view = projectCommand(commandInput(text, { args: { command: "pytest -x" } }), context(500));
-    checkLineView(text, view, context(500));
+    // The error lines do not fit in half the budget here: the head keeps its share, then the first and last blocks.
+    const view = projectCommand(commandInput(text, { args: { command: "pytest -x" } }), context(1000));
+    checkLineView(text, view, context(1000));
     const lines = view.text.split("\n");
     assert.equal(lines[0], "[loupe] $ pytest -x · exit 1 (failed) · 1.5 s");
     assert.match(lines[1] ?? "", /^\[loupe\] 12 error blocks; \d+ not shown in full: lines [\d,]+–[\d,]+/);
@@ -172,7 +173,7 @@ describe("projectCommand()", () => {
       index % 7 === 0 ? `  File "/testbed/pkg/m${String(index)}.py", line ${String(index + 1)}, in f${String(index)}\n    call_${String(index)}()\n` : `  File "/opt/venv/lib/python3.12/site-packages/dep/d${String(index)}.py", line 7, in g\n    dep_call()\n`,
     );
     const text = "start\n".repeat(300) + "Traceback (most recent call last):\n" + frames.join("") + "TypeError: bad operand\n" + "end of output\n".repeat(5);
-    const view = projectCommand(commandInput(text), context(500));
+    const view = projectCommand(commandInput(text), context(1000));
     for (let index = 0; index < 28; index += 7) assert.ok(view.text.includes(`/testbed/pkg/m${String(index)}.py", line ${String(index + 1)}, in f${String(index)}\n    call_${String(index)}()\n`), `repository frame ${String(index)}`);
     assert.ok(view.text.includes("Traceback (most recent call last):\n"));
     assert.ok(view.text.includes("TypeError: bad operand\n"));

@@ -1,17 +1,23 @@
 import type { TextView } from "../head-tail-view.js";
 import { buildLineView, type LineViewOptions } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
-import type { Projector, ProjectorContext } from "../projectors/projector.js";
+import type { Projector, ProjectorContext, ProjectorInput } from "../projectors/projector.js";
 import { utf8Length } from "../utf8-length.js";
-import { classifyLines } from "./classify-lines.js";
+import { classifyLines, type LineKind } from "./classify-lines.js";
 import { collapseRedraws, hasRedraws } from "./collapse-redraws.js";
 import { commandHeader } from "./command-header.js";
-import { commandLineBlocks } from "./command-blocks.js";
-import { findErrorBlocks } from "./find-error-blocks.js";
+import { TAIL_LINES, commandLineBlocks } from "./command-blocks.js";
+import { evidenceTokens } from "./evidence-tokens.js";
+import { findErrorBlocks, type ErrorBlock } from "./find-error-blocks.js";
 import { blocksNotShown, missingBlocksNotice } from "./missing-blocks-notice.js";
 
 // Rounds of "select, name what did not fit, select again with that notice" before settling.
 const MAX_NOTICE_ROUNDS = 3;
+// Shares of the budget the head may take before the error blocks (measured on shared/corpus, see the corpus test).
+const SCRIPT_HEAD_SHARE = 0.65;
+const TEST_RUN_HEAD_SHARE = 0.4;
+// Left free for the notice naming blocks that did not fit, and for per-line counts that differ from the joined text's.
+const MARGIN_SHARE = 0.05;
 
 /**
  * Commands (bash, shell, execute, test runners, compilers, linters): a
@@ -30,18 +36,14 @@ export const projectCommand: Projector = (input, context) => {
   const { lines } = input;
   const kinds = classifyLines(lines);
   const errorBlocks = findErrorBlocks(kinds, lines);
-  const blocks = commandLineBlocks(kinds, errorBlocks, context.budgetTokens);
-  const options: LineViewOptions = {
-    budgetTokens: context.budgetTokens,
-    maxViewBytes: context.maxViewBytes,
-    counter: context.counter,
-    describeGap: lineGapNotice(context.resultId),
-  };
+  const describeGap = lineGapNotice(context.resultId);
+  const main = commandHeader(input);
+  const blocks = commandLineBlocks(kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirstTokens(input, context, kinds, errorBlocks, main) });
+  const options: LineViewOptions = { budgetTokens: context.budgetTokens, maxViewBytes: context.maxViewBytes, counter: context.counter, describeGap };
   if (input.text.includes("\r")) options.display = (index) => {
     const line = lines[index] ?? "";
     return hasRedraws(line) ? collapseRedraws(line) : line;
   };
-  const main = commandHeader(input);
   const build = (notice: string): TextView => buildLineView(lines, blocks, { ...options, header: notice === "" ? [main] : [main, notice] });
   const noticeFor = (view: TextView): string => missingBlocksNotice(errorBlocks, blocksNotShown(errorBlocks, view.omissions, lines.length));
   const plain = build("");
@@ -57,6 +59,27 @@ export const projectCommand: Projector = (input, context) => {
   }
   return plain;
 };
+
+/**
+ * How much of the head comes before the error blocks. When the error lines
+ * (every error block's key lines and their notices) fit in half the budget,
+ * the head takes only what the evidence (header, verdicts, last lines, error
+ * lines) leaves, up to a share, so every error line stays. When they do not,
+ * the head keeps its share ahead of them (the first and last blocks then come
+ * before the others): on real agent runs, what a script printed first holds
+ * more of the next step's evidence than a surplus of tracebacks. Script
+ * output gets a larger share than a test run's, whose failures agents act on.
+ */
+function headFirstTokens(input: ProjectorInput, context: ProjectorContext, kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], main: string): number {
+  const { budgetTokens, counter } = context;
+  const isTestRun = kinds.some((kind) => kind === "summary" || kind === "summary_block" || kind === "failure");
+  const share = budgetTokens * (isTestRun ? TEST_RUN_HEAD_SHARE : SCRIPT_HEAD_SHARE);
+  const noticeTokens = counter.count(lineGapNotice(context.resultId)(input.lines.length, input.lines.length, input.lines.length).description + "\n");
+  const evidence = evidenceTokens(input.lines, kinds, errorBlocks, { counter, limit: budgetTokens, noticeTokens, tailLines: TAIL_LINES });
+  if (evidence.errors > budgetTokens / 2) return share;
+  const reserved = counter.count(main + "\n") + evidence.all + Math.ceil(budgetTokens * MARGIN_SHARE);
+  return Math.max(0, Math.min(share, budgetTokens - reserved));
+}
 
 // The view with its second header line replaced (or removed when `actual` is "").
 function replaceNotice(view: TextView, main: string, notice: string, actual: string): TextView | undefined {

@@ -1,5 +1,7 @@
 import type { TokenCounter } from "../token-counter.js";
 
+const MAX_MISSES = 64;
+
 /** Everything {@link chooseWithin} needs. */
 export interface ChooseWithinOptions {
   lines: readonly string[];
@@ -27,14 +29,20 @@ export function chooseWithin(options: ChooseWithinOptions): number[] {
   const kept = options.expected.slice();
   const chosen: number[] = [];
   let room = options.maxTokens;
+  let misses = 0;
   for (const index of options.candidates) {
-    if (room <= 0) break;
+    // Past a run of candidates that did not fit, the rest will not either (nearly always): stop counting.
+    if (room <= 0 || misses >= MAX_MISSES) break;
     if (kept[index] === 1 || index < 0 || index >= lines.length) continue;
     const left = index === 0 || kept[index - 1] === 1;
     const right = index === lines.length - 1 || kept[index + 1] === 1;
     const delta = left && right ? -1 : !left && !right ? 1 : 0;
     const cost = counter.within(lines[index] ?? "", room - delta * gapTokens);
-    if (cost === false || cost + delta * gapTokens > room) continue;
+    if (cost === false || cost + delta * gapTokens > room) {
+      misses++;
+      continue;
+    }
+    misses = 0;
     room -= cost + delta * gapTokens;
     kept[index] = 1;
     chosen.push(index);

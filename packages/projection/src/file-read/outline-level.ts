@@ -53,9 +53,3 @@ export function outlineLevel(line: string, numbered: boolean, language: OutlineL
   if (code.startsWith("export ") || BOUND_FUNCTION.test(code)) return 0;
   return language === "c" && C_FUNCTION.test(code) ? 0 : undefined;
 }
-
-function indentWidth(content: string, length: number): number {
-  let width = 0;
-  for (let index = 0; index < length; index++) width += content[index] === "\t" ? 4 : 1;
-  return width;
-}

@@ -6,8 +6,14 @@ import { reachWithin } from "./choose-within.js";
 import { fileGapNotice } from "./file-gap-notice.js";
 import { readSourceOf } from "./read-source.js";
 
-/** Shares of the budget (after one notice): head first, then the tail, then the outline; what is left goes to the head. */
-export const FILE_READ_SHARES = { head: Number(process.env.H ?? 0.45), tail: Number(process.env.T ?? 0.15), outline: Number(process.env.O ?? 0.3) } as const;
+/**
+ * How a file read's budget (after one notice) is shared: the outline gets its
+ * share only when the room holds at least `outlineMinGaps` gap notices (each
+ * kept outline line in the middle adds one, about 50 tokens with a result id,
+ * so at small budgets head lines carry more evidence per token); the rest goes
+ * to the head and tail in these proportions, and what is left to the head.
+ */
+export const FILE_READ_SHARES = { outline: 0.25, outlineMinGaps: 20, head: 0.65, tail: 0.35 } as const;
 
 /**
  * Projects a file read (TOOL_KIND_FILE_READ, or a shell `cat`/`sed -n`/`head`/
@@ -27,8 +33,9 @@ export const projectFileRead: Projector = (input, context) => {
   const total = lines.length;
   const gapTokens = counter.count(describeGap(1, total, total).description + "\n") + 1;
   const room = Math.max(0, budgetTokens - gapTokens);
-  const headTokens = Math.floor(room * FILE_READ_SHARES.head);
-  const tailTokens = Math.floor(room * FILE_READ_SHARES.tail);
+  const outlineTokens = room >= FILE_READ_SHARES.outlineMinGaps * gapTokens ? Math.floor(room * FILE_READ_SHARES.outline) : 0;
+  const headTokens = Math.floor((room - outlineTokens) * FILE_READ_SHARES.head);
+  const tailTokens = Math.floor((room - outlineTokens) * FILE_READ_SHARES.tail);
   const headEnd = reachWithin(lines, 0, 1, headTokens, counter);
   const tailStart = reachWithin(lines, total - 1, -1, tailTokens, counter) + 1;
   const outline = chooseOutline({
@@ -37,7 +44,7 @@ export const projectFileRead: Projector = (input, context) => {
     numbered: source.numbered,
     headEnd,
     tailStart,
-    maxTokens: Math.floor(room * FILE_READ_SHARES.outline),
+    maxTokens: outlineTokens,
     gapTokens,
     counter,
   });

@@ -7,7 +7,7 @@ import { listingGapNotice, listingHeader, subtreeEntries } from "./listing-notic
 import { parseListing } from "./parse-listing.js";
 
 /** Shares of the budget (after the header and one notice): head, one sample per subtree, tail, header. */
-export const LISTING_SHARES = { head: 0.25, samples: 0.45, tail: 0.1, header: 0.1 } as const;
+export const LISTING_SHARES = { head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 } as const;
 
 // Bytes per token assumed when estimating what a sample line costs.
 const BYTES_PER_TOKEN = 4;

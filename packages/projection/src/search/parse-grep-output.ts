@@ -46,14 +46,25 @@ export function parseGrepOutput(lines: readonly string[], singleFile = ""): Grep
     }
     return id;
   };
-  // Hits that name their file.
+  // Hits that name their file. Consecutive hits mostly share one: test for it before matching.
+  let last = "\n";
+  let lastId = -1;
   for (let index = 0; index < total; index++) {
     const line = lines[index] ?? "";
-    if (SEPARATOR.test(line)) roles[index] = GREP_LINE.separator;
+    if (line.startsWith(last) && /^\d+:/.test(line.slice(last.length))) {
+      roles[index] = GREP_LINE.hit;
+      fileOf[index] = lastId;
+      continue;
+    }
+    if (SEPARATOR.test(line)) {
+      roles[index] = GREP_LINE.separator;
+      continue;
+    }
     const match = PATH_HIT.exec(line) ?? PATH_ONLY_HIT.exec(line);
-    if (roles[index] !== GREP_LINE.other || !match || /^\d+$/.test(match[1] ?? "")) continue;
+    if (!match || /^\d+$/.test(match[1] ?? "")) continue;
     roles[index] = GREP_LINE.hit;
     fileOf[index] = fileId(match[1] ?? "");
+    [last, lastId] = match[2] === undefined ? ["\n", -1] : [`${match[1] ?? ""}:`, fileOf[index] ?? -1];
   }
   attachContext(lines, roles, fileOf, files);
   // Numbered lines under rg headings, or of a single-file grep.
@@ -92,14 +103,16 @@ function attachContext(lines: readonly string[], roles: Uint8Array, fileOf: Int3
     }
     if (roles[index] !== GREP_LINE.other) continue;
     const line = lines[index] ?? "";
-    for (const candidate of [previous, next[index] ?? -1]) {
-      const name = files[candidate];
-      if (name === undefined || !line.startsWith(name + "-")) continue;
-      roles[index] = GREP_LINE.context;
-      fileOf[index] = candidate;
-      break;
-    }
+    const candidate = startsWithFile(line, files, previous) ? previous : startsWithFile(line, files, next[index] ?? -1) ? (next[index] ?? -1) : -1;
+    if (candidate === -1) continue;
+    roles[index] = GREP_LINE.context;
+    fileOf[index] = candidate;
   }
+}
+
+function startsWithFile(line: string, files: readonly string[], id: number): boolean {
+  const name = files[id];
+  return name !== undefined && line.startsWith(name) && line[name.length] === "-";
 }
 
 function markAllHits(lines: readonly string[], roles: Uint8Array, fileOf: Int32Array, file: number): void {

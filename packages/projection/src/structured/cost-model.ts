@@ -55,9 +55,19 @@ export function codePoints(text: string): number {
   return count;
 }
 
-/** Creates the cost model of views of one result. */
+// Fragments up to this many UTF-16 units have their counts remembered (keys, markers and small values repeat across items and attempts).
+const CACHED_FRAGMENT_CHARS = 256;
+
+/** Creates the cost model of views of one result; it remembers the counts of short fragments, so reuse it across attempts. */
 export function createCostModel(counter: TokenCounter, resultId: string): CostModel {
-  const measure = (text: string): Cost => ({ tokens: counter.count(text), bytes: utf8Length(text) });
+  const cache = new Map<string, Cost>();
+  const measure = (text: string): Cost => {
+    const cached = cache.get(text);
+    if (cached !== undefined) return cached;
+    const cost = { tokens: counter.count(text), bytes: utf8Length(text) };
+    if (text.length <= CACHED_FRAGMENT_CHARS) cache.set(text, cost);
+    return cost;
+  };
   const marker = (part: OmittedPart, pointer: string): Representation => ({
     node: { kind: "marker", part, pointer },
     cost: measure(markerText(part, jsonContinuation(resultId, pointer))),

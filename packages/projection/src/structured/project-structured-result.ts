@@ -32,9 +32,9 @@ export interface StructuredResultOptions {
 export function projectStructuredResult(json: unknown, context: ProjectorContext, options: StructuredResultOptions): ChosenStructuredView {
   if (options.hasText) return { ...projectStructured(json, context, { mode: "index" }), format: "json" };
   const asJson = projectStructuredScored(json, context, { mode: "full" });
-  if (asJson.view.unchanged) return { ...asJson.view, format: "json" };
+  if (asJson.view.unchanged || asJson.omittedStringChars <= asJson.verbatimChars) return { ...asJson.view, format: "json" };
   const asText = renderStructuredAsTextScored(json, context);
-  if (asJson.omittedStringChars > asJson.verbatimChars && asText.verbatimChars > asJson.verbatimChars) return { ...asText.view, format: "text" };
+  if (asText.verbatimChars > asJson.verbatimChars) return { ...asText.view, format: "text" };
   return { ...asJson.view, format: "json" };
 }
 

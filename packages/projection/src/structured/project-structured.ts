@@ -1,6 +1,7 @@
 import type { ProjectorContext } from "../projectors/projector.js";
 import { utf8Length } from "../utf8-length.js";
 import { compactJsonWithin } from "./compact-json-within.js";
+import { createCostModel } from "./cost-model.js";
 import { selectStructure } from "./select-structure.js";
 import type { StructuredView } from "./structured-omission.js";
 import { renderTree, type RenderedTree } from "./view-tree.js";
@@ -55,7 +56,8 @@ export function projectStructuredScored(json: unknown, context: ProjectorContext
     return { view: { text: whole, omissions: [], unchanged: true }, verbatimChars: whole.length, omittedStringChars: 0 };
   }
   const maxTier = options.mode === "index" ? INDEX_TIER : FULL_TIER;
-  const select = (budgetTokens: number): RenderedTree => renderTree(selectStructure(json, { budgetTokens, maxViewBytes, counter, resultId, maxTier }), resultId);
+  const model = createCostModel(counter, resultId);
+  const select = (budgetTokens: number): RenderedTree => renderTree(selectStructure(json, { budgetTokens, maxViewBytes, counter, resultId, maxTier, model }), resultId);
   let estimate = context.budgetTokens;
   let fitting: RenderedTree | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && estimate > 0; attempt++) {

@@ -34,6 +34,17 @@ export interface StructuredLines {
 
 const INLINE_JSON_CHARS = 160;
 const SUMMARY_VALUE_CHARS = 80;
+const MAX_FAILED_PAST_LIMIT = 10;
+const MAX_SCANNED_ITEMS = 20_000;
+
+/** An array being rendered: its items, where it is, and whether it is the result's main list. */
+interface ItemList {
+  items: readonly unknown[];
+  path: string[];
+  indent: string;
+  depth: number;
+  top: boolean;
+}
 
 function scalarText(value: unknown): string {
   return JSON.stringify(value) ?? "null";
@@ -108,28 +119,47 @@ export function renderStructuredLines(value: unknown, limitBytes: number): Struc
     }
   };
 
+  const renderItem = (list: ItemList, item: unknown, index: number, failed: boolean): void => {
+    const { path, indent, depth } = list;
+    const start = lines.length;
+    const itemPath = [...path, String(index)];
+    const bullet = depth === 0 ? `## [${String(index)}]` : `${indent}- [${String(index)}]`;
+    if (typeof item === "object" && item !== null && !Array.isArray(item) && compact(item) === undefined) {
+      const record = item as Record<string, unknown>;
+      const summary = Object.keys(record).filter((key) => {
+        const member = record[key];
+        return (isIdentityKey(key) || isFailureMember(key, member)) && (typeof member !== "object" || member === null) && scalarText(member).length <= SUMMARY_VALUE_CHARS;
+      });
+      const header = summary.map((key) => `${key}: ${scalarText(record[key])}`).join(" · ");
+      emit(header === "" ? bullet : `${bullet} ${header}`, { path: itemPath }, header.length);
+      renderMembers(record, itemPath, depth === 0 ? "" : `${indent}  `, depth + 1, new Set(summary));
+    } else renderValue(item, itemPath, depth === 0 ? "" : indent, bullet.trimStart(), depth);
+    const kind = index === 0 ? "first" : failed ? "failed" : index === list.items.length - 1 ? "last" : "other";
+    sections.push({ start, end: lines.length, kind, top: list.top });
+  };
+
+  // Past the byte limit only the last item and up to MAX_FAILED_PAST_LIMIT failed items are still rendered.
   const renderItems = (items: readonly unknown[], path: string[], indent: string, depth: number, top: boolean): void => {
+    const list: ItemList = { items, path, indent, depth, top };
+    let skipped: number | undefined;
+    let failedPastLimit = 0;
+    const flush = (end: number): void => {
+      if (skipped === undefined) return;
+      emit(`[loupe] items ${String(skipped)}–${String(end - 1)} not rendered`, { path, from: skipped, to: end }, 0, true);
+      skipped = undefined;
+    };
     for (const [index, item] of items.entries()) {
-      if (bytes > limitBytes) {
-        emit(`[loupe] items ${String(index)}–${String(items.length - 1)} not rendered`, { path, from: index, to: items.length }, 0, true);
-        return;
+      const over = bytes > limitBytes;
+      const failed = (!over || index < MAX_SCANNED_ITEMS) && typeof item === "object" && item !== null && hasFailureSignal(item);
+      if (over && index !== items.length - 1 && !(failed && failedPastLimit < MAX_FAILED_PAST_LIMIT)) {
+        skipped ??= index;
+        continue;
       }
-      const start = lines.length;
-      const itemPath = [...path, String(index)];
-      const bullet = depth === 0 ? `## [${String(index)}]` : `${indent}- [${String(index)}]`;
-      if (typeof item === "object" && item !== null && !Array.isArray(item) && compact(item) === undefined) {
-        const record = item as Record<string, unknown>;
-        const summary = Object.keys(record).filter((key) => {
-          const member = record[key];
-          return (isIdentityKey(key) || isFailureMember(key, member)) && (typeof member !== "object" || member === null) && scalarText(member).length <= SUMMARY_VALUE_CHARS;
-        });
-        const header = summary.map((key) => `${key}: ${scalarText(record[key])}`).join(" · ");
-        emit(header === "" ? bullet : `${bullet} ${header}`, { path: itemPath }, header.length);
-        renderMembers(record, itemPath, depth === 0 ? "" : `${indent}  `, depth + 1, new Set(summary));
-      } else renderValue(item, itemPath, depth === 0 ? "" : indent, bullet.trimStart(), depth);
-      const kind = index === 0 ? "first" : typeof item === "object" && item !== null && hasFailureSignal(item) ? "failed" : index === items.length - 1 ? "last" : "other";
-      sections.push({ start, end: lines.length, kind, top });
+      if (over && failed) failedPastLimit++;
+      flush(index);
+      renderItem(list, item, index, failed);
     }
+    flush(items.length);
   };
 
   if (Array.isArray(value)) renderItems(value, [], "", 0, true);

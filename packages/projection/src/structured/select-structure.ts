@@ -1,12 +1,13 @@
 import type { TokenCounter } from "../token-counter.js";
 import { utf8Length } from "../utf8-length.js";
-import { createCostModel, subtractCost, sumCosts, type Representation } from "./cost-model.js";
+import { subtractCost, sumCosts, type CostModel, type Representation } from "./cost-model.js";
 import { openContainer, type OpenedContainer } from "./open-container.js";
 import { createStepQueue } from "./step-queue.js";
 import {
   extraOpening, firstItemSteps, isKeyMember, isOpenable, memberTier, nestedOpening, nextExtraIndex, priorityOf, revealTier,
   type Cost, type Opening, type Place, type Step,
 } from "./structure-plan.js";
+import type { OmittedPart } from "./structured-omission.js";
 import { childPointer, type ArrayNode, type ObjectNode, type ViewNode } from "./view-tree.js";
 
 /** Options for {@link selectStructure}. */
@@ -15,6 +16,8 @@ export interface SelectStructureOptions {
   maxViewBytes: number;
   counter: TokenCounter;
   resultId: string;
+  /** The cost model (createCostModel(counter, resultId)); shared across attempts so fragment counts are reused. */
+  model: CostModel;
   /** Steps of a higher tier are not taken (2 gives the bounded index: shape, identities, representative items). */
   maxTier: number;
 }
@@ -23,6 +26,10 @@ export interface SelectStructureOptions {
 const MAX_MISSES = 256;
 const ROOT: Opening = { role: "shape", tier: 0, rank: 0, item: false };
 
+function wholeValue(value: object): OmittedPart {
+  return Array.isArray(value) ? { what: "value", type: "array", items: value.length } : { what: "value", type: "object", keys: Object.keys(value).length };
+}
+
 /**
  * Chooses what a JSON view of `value` shows: greedy over steps in tier order
  * (see structure-plan.ts), each taken when its estimated cost (the sum of the
@@ -30,7 +37,7 @@ const ROOT: Opening = { role: "shape", tier: 0, rank: 0, item: false };
  * Returns the view tree; the caller renders it and checks the exact count.
  */
 export function selectStructure(value: unknown, options: SelectStructureOptions): ViewNode {
-  const model = createCostModel(options.counter, options.resultId);
+  const { model } = options;
   const queue = createStepQueue<Step>();
   const used: Cost = { tokens: 0, bytes: 0 };
   const fillers = new Map<ObjectNode | ArrayNode, Cost>();
@@ -154,10 +161,11 @@ export function selectStructure(value: unknown, options: SelectStructureOptions)
     }
   };
 
-  const first = model.represent(value, "");
+  // The root did not fit whole, so a container root always starts as a marker (never inlined, however small).
+  const first = isOpenable(value) ? model.marker(wholeValue(value), "") : model.represent(value, "");
   root = first.node;
   take(first.cost);
-  if (first.follow === "open" && isOpenable(value)) {
+  if (isOpenable(value)) {
     push({ kind: "open", place: { parent: undefined, index: 0 }, value, pointer: "", depth: 0, opening: ROOT, marker: first.cost, atomic: true }, 0, 0, 0);
   } else follow(first, { parent: undefined, index: 0 }, value, "", 0, ROOT, true);
   for (let misses = 0; misses < MAX_MISSES && used.tokens < options.budgetTokens; ) {

@@ -1,5 +1,23 @@
 import { formatNumber } from "../format-number.js";
 
+/*
+ * Markers in JSON views. A cut JSON view is valid JSON in the original's
+ * shape; whatever it leaves out is replaced by a marker object whose first
+ * member is "$loupe" (a string) and whose "recover" member is the Recover
+ * request for it (null when nothing was saved):
+ *   a whole value (string, array or object) at its place:
+ *     {"$loupe":"omitted","type":"string","chars":12345,"recover":{"result_id":"r_…","json_pointer":"/items/3/body"}}
+ *     {"$loupe":"omitted","type":"array","items":250,"recover":{…}}     {"$loupe":"omitted","type":"object","keys":12,"recover":{…}}
+ *   a run of array items, as one element in the items' place (no "type"):
+ *     {"$loupe":"omitted","items":80,"recover":{"result_id":"r_…","json_pointer":"/items","item_start":10,"item_end":90}}
+ *   the members an object view leaves out, as its last member (recover names the whole object):
+ *     "$loupe":{"$loupe":"omitted","keys":23,"recover":{"result_id":"r_…","json_pointer":"/items/5"}}
+ * "chars" counts code points. Item ranges are 0-based, end exclusive. A data
+ * object that itself has a "$loupe" member is never shown as it is but as a
+ * whole-object marker, so an object with a "$loupe" member in a cut view is
+ * always Loupe's.
+ */
+
 /** One part of a structured result a view left out, addressed by JSON pointer. */
 export interface StructuredOmission {
   /** One line a model reads. */

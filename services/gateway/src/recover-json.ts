@@ -1,0 +1,85 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { AppError } from "@loupe/errors";
+import { pageText, recoverJsonText, type TokenCounter } from "@loupe/projection";
+import type { RecoverResponseSchema, ResultRecord } from "@loupe/proto";
+import type { ArchiveClient } from "./archive-client.js";
+import { encodeCursor, type CursorState } from "./cursor.js";
+
+type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
+
+/** Which part of a structured result to serve, and from which character of its text. */
+export interface JsonRequest {
+  resultId: string;
+  pointer: string;
+  itemStart?: number;
+  itemEnd?: number;
+  offset: number;
+  expectedRevision: string;
+  /** The revision a cursor was bound to ("" for a first request). */
+  cursorRevision: string;
+}
+
+// One Read answers at most this much; larger results are read in pieces.
+const READ_BYTES = 8 * 1024 * 1024;
+
+async function readWhole(archive: ArchiveClient, tenant: string, resultId: string, signal?: AbortSignal): Promise<{ text: string; record: ResultRecord }> {
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  for (;;) {
+    const read = await archive.read(tenant, { resultId, startByte: start, maxBytes: READ_BYTES }, signal);
+    if (!read.record) throw new AppError("internal", "archive read answered without a record");
+    pieces.push(read.data);
+    start = read.endByte;
+    if (read.endByte >= read.rangeEndByte) return { text: new TextDecoder().decode(Buffer.concat(pieces)), record: read.record };
+  }
+}
+
+/**
+ * Serves the value at a JSON pointer of a saved structured result (or a run
+ * of its array items) as text: strings as written, arrays and objects one
+ * compact item or member per line, paged within the budget with a cursor for
+ * the rest.
+ * @throws AppError `not_found` (pointer names nothing), `invalid_argument`, `failed_precondition`
+ */
+export async function recoverJson(request: JsonRequest, tenant: string, budgetTokens: number, counter: TokenCounter, archive: ArchiveClient, signal?: AbortSignal): Promise<RecoverResponseInit> {
+  const { text, record } = await readWhole(archive, tenant, request.resultId, signal);
+  if (request.cursorRevision !== "" && request.cursorRevision !== record.revision) {
+    throw new AppError("failed_precondition", `cursor revision differs from the result [cursor=${request.cursorRevision}, result=${record.revision}]`);
+  }
+  if (request.expectedRevision !== "" && request.expectedRevision !== record.revision) {
+    throw new AppError("failed_precondition", `revision differs [expected=${request.expectedRevision}, actual=${record.revision}]`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // The saved result is text, not one JSON value: pointers name nothing in it.
+    throw new AppError("invalid_argument", `result is not a JSON value; recover it by lines [result_id=${request.resultId}]`);
+  }
+  const selection = { jsonPointer: request.pointer, ...(request.itemStart === undefined ? {} : { itemStart: request.itemStart }), ...(request.itemEnd === undefined ? {} : { itemEnd: request.itemEnd }) };
+  const served = recoverJsonText(value, selection);
+  const rest = served.slice(request.offset);
+  const page = rest === "" ? { text: "" } : pageText(rest, budgetTokens, counter, true);
+  const next = request.offset + page.text.length;
+  const response: RecoverResponseInit = {
+    parts: [{ content: { case: "text", value: page.text } }],
+    revision: record.revision,
+    resultId: record.resultId,
+    totalLines: record.lineCount,
+    totalBytes: Number(record.sizeBytes),
+  };
+  if (next < served.length) {
+    const cursor: CursorState = {
+      tenant,
+      resultId: record.resultId,
+      revision: record.revision,
+      startByte: 0,
+      endByte: 0,
+      line: 0,
+      atLineStart: false,
+      json: { pointer: request.pointer, offset: next, ...(request.itemStart === undefined ? {} : { itemStart: request.itemStart }), ...(request.itemEnd === undefined ? {} : { itemEnd: request.itemEnd }) },
+    };
+    response.nextCursor = encodeCursor(cursor);
+  }
+  return response;
+}

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { isAppError } from "@loupe/errors";
+import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
+import { createTokenCounter } from "@loupe/projection";
+import { ProjectionService, ToolKind } from "@loupe/proto";
+import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { recoverOmission, textOf } from "../support/recover-omission.js";
+
+const counter = createTokenCounter();
+
+/** Resolves an RFC 6901 pointer the plain way (independent of Loupe's resolver). */
+function resolve(value: unknown, pointer: string): unknown {
+  if (pointer === "") return value;
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], value);
+}
+
+describe("structured results: JSON views and JSON-pointer recovery", () => {
+  let dataDir: string;
+  let loupe: LoupeProcess;
+  let client: GrpcClient<typeof ProjectionService>;
+  const issues = Array.from({ length: 300 }, (_, index) => ({
+    id: 9000 + index,
+    number: index + 1,
+    title: `Issue number ${String(index + 1)}`,
+    state: index === 150 ? "failed" : "open",
+    labels: [{ name: "bug" }, { name: `area/${String(index % 7)}` }],
+    body: `Steps to reproduce ${String(index)}.`,
+  }));
+  const original = { total_count: issues.length, items: issues };
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "loupe-structured-"));
+    const grpcPort = await freePort();
+    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()) });
+    await loupe.waitFor(/loupe is serving/);
+    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+  });
+  after(async () => {
+    client.close();
+    await loupe.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("gives a valid JSON view within budget whose pointer continuations recover exactly the omitted values", async () => {
+    const response = await client.project({ sessionId: "j1", result: { toolName: "github_list_issues", parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
+    assert.equal(response.kind, ToolKind.STRUCTURED);
+    const view = textOf(response.parts);
+    assert.ok(counter.count(view) <= 2000);
+    assert.doesNotThrow(() => JSON.parse(view), "the view is valid JSON");
+    assert.match(view, /"state":"failed"/, "the failed item is shown");
+    assert.ok(response.omissions.length > 0);
+    for (const omission of response.omissions) {
+      assert.ok(omission.jsonPointer !== undefined);
+      const recovered = (await recoverOmission(client, omission)).text;
+      const target = resolve(original, omission.jsonPointer);
+      const where = `${omission.jsonPointer} ${omission.continuationJson}: ${recovered.slice(0, 300)}`;
+      if (omission.itemStart !== undefined && omission.itemEnd !== undefined) {
+        assert.deepEqual(JSON.parse(recovered), (target as unknown[]).slice(omission.itemStart, omission.itemEnd), where);
+      } else if (typeof target === "string") {
+        assert.equal(recovered, target, where);
+      } else {
+        assert.deepEqual(JSON.parse(recovered), target, where);
+      }
+    }
+  });
+
+  it("answers a pointer that names nothing with NOT_FOUND", async () => {
+    const response = await client.project({ sessionId: "j2", result: { parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
+    await assert.rejects(client.recover({ resultId: response.resultId, jsonPointer: "/nope/0" }), (error: unknown) => isAppError(error) && error.code === "not_found");
+    await assert.rejects(client.recover({ resultId: response.resultId, jsonPointer: "/items", itemStart: 5, itemEnd: 2 }), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+  });
+});
