@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -39,7 +39,17 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "loupe-structured-"));
     const grpcPort = await freePort();
-    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()) });
+    const specs = [
+      {
+        tool: "github_list_*",
+        views: {
+          concise: { keep: ["total_count", "items[].number", "items[].title", "items[].state"] },
+          detailed: { keep: ["total_count", "items[].number", "items[].title", "items[].state", "items[].body", "items[].labels[].name"] },
+        },
+      },
+    ];
+    await writeFile(join(dataDir, "views.json"), JSON.stringify(specs));
+    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_VIEW_SPECS_FILE: join(dataDir, "views.json") });
     await loupe.waitFor(/loupe is serving/);
     client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
   });
@@ -70,6 +80,19 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
         assert.deepEqual(JSON.parse(recovered), target, where);
       }
     }
+  });
+
+  it("shapes a result by the field view the request names, from configuration, keeping identifiers and failures", async () => {
+    const project = (view: string) => client.project({ sessionId: "v", view, result: { toolName: "github_list_issues", parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
+    const concise = await project("concise");
+    const conciseView = textOf(concise.parts);
+    assert.doesNotMatch(conciseView, /Steps to reproduce/, "concise leaves bodies out");
+    assert.match(conciseView, /"id":9\d{3}/, "identifiers are never dropped");
+    assert.match(conciseView, /"state":"failed"/, "a failure stays visible");
+    assert.ok(concise.omissions.some((omission) => /view "concise" left out/.test(omission.description)));
+    const detailed = textOf((await project("detailed")).parts);
+    assert.match(detailed, /Steps to reproduce/);
+    await assert.rejects(project("nonexistent"), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
   });
 
   it("answers a pointer that names nothing with NOT_FOUND", async () => {

@@ -2,7 +2,11 @@ import { projectConversation } from "./conversation/project-conversation.js";
 import { projectEdit } from "./edit/project-edit.js";
 import { projectGeneric } from "./generic/project-generic.js";
 import { inferKind } from "./kinds/infer-kind.js";
+import { applyFieldView } from "./structured/apply-field-view.js";
 import { projectStructuredResult } from "./structured/project-structured-result.js";
+import { selectViewSpec } from "./structured/select-view-spec.js";
+import { jsonContinuation } from "./structured/structured-omission.js";
+import type { ViewSpec } from "./structured/view-spec.js";
 import type { Projector, ProjectorContext, ProjectorInput, ResultKind } from "./projectors/projector.js";
 import { splitLines } from "./split-lines.js";
 import { utf8Length } from "./utf8-length.js";
@@ -25,7 +29,12 @@ export interface ResultInput {
 }
 
 /** Options for {@link projectResult}. */
-export type ProjectOptions = ProjectorContext;
+export interface ProjectOptions extends ProjectorContext {
+  /** The app the result comes from (selects field views). */
+  source?: string;
+  /** Declarative field views from configuration; a matching one shapes structured results. */
+  viewSpecs?: readonly ViewSpec[];
+}
 
 /**
  * One part of the original a view left out: a line range (1-based,
@@ -63,8 +72,12 @@ function parseArgs(argsJson: string): Record<string, unknown> {
   }
 }
 
-/** A structured-only result as a JSON (or sectioned text) view; undefined when the text is not one JSON value. */
-function projectStructuredText(text: string, options: ProjectOptions): Omit<ResultView, "kind"> | undefined {
+/**
+ * A structured-only result as a JSON (or sectioned text) view, shaped first
+ * by the field view the configuration selects for its source, tool and the
+ * requested view; undefined when the text is not one JSON value.
+ */
+function projectStructuredText(text: string, toolName: string, options: ProjectOptions): Omit<ResultView, "kind"> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -72,8 +85,16 @@ function projectStructuredText(text: string, options: ProjectOptions): Omit<Resu
     // Several JSON parts joined, or JSON-looking text: projected as text instead.
     return undefined;
   }
-  const view = projectStructuredResult(value, options, { hasText: false });
-  return { text: view.text, unchanged: false, omissions: view.omissions.map((omission) => ({ ...omission })) };
+  const selected = options.viewSpecs ? selectViewSpec(options.viewSpecs, { source: options.source ?? "", toolName, view: options.view }) : undefined;
+  const shaped = selected ? applyFieldView(value, selected.view) : { value, dropped: [] };
+  const view = projectStructuredResult(shaped.value, options, { hasText: false });
+  const omissions: ViewOmission[] = view.omissions.map((omission) => ({ ...omission }));
+  if (selected && shaped.dropped.length > 0) {
+    const dropped = shaped.dropped.slice(0, 12).join(", ") + (shaped.dropped.length > 12 ? ", …" : "");
+    const continuation = jsonContinuation(options.resultId, "");
+    omissions.push({ description: `[loupe] view "${selected.name}" left out ${dropped}; the whole result: ${continuation || "not saved"}`, continuationJson: continuation, jsonPointer: "" });
+  }
+  return { text: view.text, unchanged: false, omissions };
 }
 
 const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
@@ -107,7 +128,7 @@ export function projectResult(input: ResultInput, options: ProjectOptions): Resu
     durationMs: input.durationMs,
   };
   if (kind === "structured") {
-    const structured = projectStructuredText(text, options);
+    const structured = projectStructuredText(text, input.toolName, options);
     if (structured) return { ...structured, kind };
   }
   const projector = PROJECTORS[kind] ?? projectGeneric;

@@ -20,6 +20,8 @@ export interface GatewayConfig {
   maxViewBytes: number;
   /** Key that makes result ids unguessable; every gateway replica needs the same one. */
   resultIdSecret: string;
+  /** A JSON file of field-view specs (see docs/configuration.md); undefined = none. */
+  viewSpecsFile: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -49,6 +51,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     defaultBudgetTokens: readInt(env, "LOUPE_DEFAULT_BUDGET_TOKENS", DEFAULT_BUDGET_TOKENS, problems, { min: 50, max: MAX_BUDGET_TOKENS }),
     maxViewBytes: readInt(env, "LOUPE_MAX_VIEW_BYTES", MAX_VIEW_BYTES, problems, { min: 1024, max: 10 * 1024 * 1024 }),
     resultIdSecret: readString(env, "LOUPE_RESULT_ID_SECRET", INSECURE_DEFAULT_SECRET),
+    viewSpecsFile: readOptionalString(env, "LOUPE_VIEW_SPECS_FILE"),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
   if (!/^[^:\s]+:\d+$/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);

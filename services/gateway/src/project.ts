@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { effectiveBudget, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter, type TokenEncoding } from "@loupe/projection";
+import { effectiveBudget, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
 import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/proto";
 import type { ArchiveClient } from "./archive-client.js";
 import { resultIdFor } from "./result-id.js";
@@ -21,6 +21,8 @@ export interface ProjectDeps {
   defaultBudgetTokens: number;
   archiveTimeoutMs: number;
   resultIdSecret: string;
+  /** Field views from configuration (LOUPE_VIEW_SPECS_FILE). */
+  viewSpecs: readonly ViewSpec[];
   /** Told when a save failed and the answer went fail-open. */
   onArchiveFailure: (error: unknown) => void;
 }
@@ -89,7 +91,7 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   const counter = deps.counterFor(profile.encoding);
   const resultId = resultIdFor(deps.resultIdSecret, tenant, request.sessionId, content.revision);
   const input = resultInput(result, content);
-  const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view };
+  const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view, source: request.source, viewSpecs: deps.viewSpecs };
   const view = projectResult(input, options);
   const counted = originalTokens(content, counter);
   const original = { tokens: counted.tokens, estimated: counted.estimated || !profile.exact };

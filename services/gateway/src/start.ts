@@ -3,6 +3,7 @@ import { createTokenCounter } from "@loupe/projection";
 import { Health, ProjectionService } from "@loupe/proto";
 import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
+import { loadViewSpecs } from "./load-view-specs.js";
 import { INSECURE_DEFAULT_SECRET, type GatewayConfig } from "./config.js";
 import { createProjectionHandlers, type GatewayCounters } from "./projection-handlers.js";
 
@@ -44,6 +45,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       defaultBudgetTokens: config.defaultBudgetTokens,
       archiveTimeoutMs: config.archiveTimeoutMs,
       resultIdSecret: config.resultIdSecret,
+      viewSpecs: await loadViewSpecs(config.viewSpecsFile),
     },
     logger,
     counters,

@@ -51,6 +51,8 @@ export const projectCommand: Projector = (input, context) => {
   // The notice costs room, so blocks shown without it may not fit with it: select again until the notice is true.
   for (let round = 0; notice !== "" && round < MAX_NOTICE_ROUNDS; round++) {
     const view = build(notice);
+    // With no room for the notice, the engine falls back to a view that may not hold the budget: keep the plain one.
+    if (!withinBounds(view.text, context)) break;
     const actual = noticeFor(view);
     if (actual === notice) return view;
     const corrected = replaceNotice(view, main, notice, actual);
