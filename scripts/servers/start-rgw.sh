@@ -10,7 +10,7 @@
 #                                             buckets/objects are kept).
 # - anything else (osd or mon dead, ...)   -> SIGKILL every daemon of this dir, wait until
 #                                             they are gone, wipe the dir, build a fresh
-#                                             cluster (~15 s, data lost). The previous
+#                                             cluster (~3 s, data lost). The previous
 #                                             logs are kept in log/previous/.
 # 127.0.0.1:$PORT served by a process that is not this dir's radosgw -> error.
 #
@@ -52,7 +52,6 @@ FAST_RGW_TIMEOUT=30 # fast path: radosgw not answering by then -> rebuild instea
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=rgw-procs.sh
 source "$HERE/rgw-procs.sh"
-CEPH=(timeout 60 ceph -c "$CONF" --connect-timeout 30)
 
 say() { echo "[start-rgw] $*" >&2; }
 die() {
@@ -88,17 +87,23 @@ start_daemon() {
 }
 
 # ceph CLI call, retried (see the header); stdout is the command's output
-ceph_cmd() {
-  local i
-  for i in 1 2 3 4 5; do
+ceph_try() { # <attempts> <seconds per attempt> <ceph args...>
+  local n="$1" t="$2" i
+  shift 2
+  for ((i = 1; i <= n; i++)); do
     echo "+ ceph $*" >>"$LOG/setup.log"
-    if "${CEPH[@]}" "$@" </dev/null 2>>"$LOG/setup.log" 9>&-; then return 0; fi
+    if timeout "$t" ceph -c "$CONF" --connect-timeout "$t" "$@" </dev/null 2>>"$LOG/setup.log" 9>&-; then
+      return 0
+    fi
     sleep 0.3
   done
   return 1
 }
+ceph_cmd() { ceph_try 5 60 "$@"; }
 
-osd_up() { ceph_cmd osd stat | grep -Eq '(^|[^0-9])1 up'; }
+osd_up() { # [attempts] [seconds per attempt]
+  ceph_try "${1:-5}" "${2:-60}" osd stat | grep -Eq '(^|[^0-9])1 up'
+}
 
 # mon and osd processes of this dir alive (no cluster round trip); sets WHY when not
 daemons_alive() {
@@ -182,7 +187,7 @@ fi
 # ---- fast path: cluster still up, only radosgw gone -------------------------
 if daemons_alive; then
   t0=$SECONDS
-  if osd_up; then
+  if osd_up 3 10; then
     note "fast path: restarting radosgw (mon + osd alive)"
     if start_rgw "$FAST_RGW_TIMEOUT"; then
       ensure_user
@@ -198,7 +203,11 @@ fi
 
 # ---- full setup --------------------------------------------------------------
 t0=$SECONDS
-say "building a fresh cluster in $DIR (${WHY:-first start}); data of the old one is lost"
+if [[ -f "$CONF" ]]; then
+  say "rebuilding the cluster in $DIR (${WHY:-}); its buckets and objects are lost"
+else
+  say "building a fresh cluster in $DIR"
+fi
 if [[ -d "$DIR" ]]; then
   # the dir is ours only if it looks like one of ours (never rm -rf a random dir)
   [[ -f "$CONF" || -z "$(ls -A "$DIR")" ]] \
@@ -261,6 +270,8 @@ osd crush chooseleaf type = 0
 # (a paused VM would otherwise trip the 15 min default)
 mon osd down out interval = 0
 mon osd report timeout = 86400
+# batch map updates for 0.1 s instead of 1 s: setup 14 s -> 3 s, first write (pool creation) 4.5 s -> 0.5 s
+paxos propose interval = 0.1
 
 [mon]
 mon data = $DIR/mon/ceph-\$id
@@ -294,7 +305,7 @@ note "full setup: fsid $FSID mon port $MON_PORT rgw port $PORT store $STORE_BYTE
 run monmaptool --create --fsid "$FSID" --add a "v1:127.0.0.1:$MON_PORT" "$DIR/monmap"
 run ceph-mon -c "$CONF" -i a --mkfs --monmap "$DIR/monmap"
 start_daemon ceph-mon -c "$CONF" -i a || die "ceph-mon did not start"
-wait_until "$TIMEOUT" ceph_cmd mon stat || die "ceph-mon on 127.0.0.1:$MON_PORT did not answer within ${TIMEOUT}s"
+wait_until "$TIMEOUT" ceph_try 1 30 mon stat || die "ceph-mon on 127.0.0.1:$MON_PORT did not answer within ${TIMEOUT}s"
 
 OSD_ID="$(ceph_cmd osd create "$OSD_UUID")" || die "ceph osd create failed"
 [[ "$OSD_ID" == 0 ]] || die "unexpected osd id '$OSD_ID'"
@@ -309,7 +320,7 @@ if ! start_daemon ceph-osd -c "$CONF" -i 0 --no-mon-config; then
   sleep 1
   start_daemon ceph-osd -c "$CONF" -i 0 --no-mon-config || die "ceph-osd did not start"
 fi
-wait_until "$TIMEOUT" osd_up || die "ceph-osd did not come up within ${TIMEOUT}s"
+wait_until "$TIMEOUT" osd_up 1 30 || die "ceph-osd did not come up within ${TIMEOUT}s"
 
 start_rgw "$TIMEOUT" || die "radosgw on 127.0.0.1:$PORT did not answer within ${TIMEOUT}s"
 ensure_user

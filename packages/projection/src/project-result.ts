@@ -1,5 +1,8 @@
 import { projectConversation } from "./conversation/project-conversation.js";
 import { projectEdit } from "./edit/project-edit.js";
+import { projectFileRead } from "./file-read/project-file-read.js";
+import { projectListing } from "./listing/project-listing.js";
+import { projectSearch } from "./search/project-search.js";
 import { projectGeneric } from "./generic/project-generic.js";
 import { inferKind } from "./kinds/infer-kind.js";
 import { applyFieldView } from "./structured/apply-field-view.js";
@@ -98,6 +101,9 @@ function projectStructuredText(text: string, toolName: string, options: ProjectO
 }
 
 const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
+  file_read: projectFileRead,
+  search: projectSearch,
+  directory_list: projectListing,
   conversation: projectConversation,
   edit: projectEdit,
   mcp: projectGeneric,

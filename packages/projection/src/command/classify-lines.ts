@@ -1,26 +1,27 @@
 import { collapseRedraws, hasRedraws } from "./collapse-redraws.js";
+import { createLineMatcher } from "./line-matcher.js";
+import { signalLines } from "./signal-lines.js";
 import {
   BANNER,
   DIAGNOSTIC_DETAIL,
-  ERROR_DIAGNOSTICS,
-  ERROR_PATTERNS,
   ESLINT_ROW,
-  FAILURE_PATTERNS,
-  OTHER_FRAMES,
-  PYTEST_SECTION,
+  LINE_TABLE,
   PYTEST_SOURCE,
   PYTHON_FRAME,
   REPEATED_FRAMES,
-  SHORT_SUMMARY_HEADER,
-  SUMMARY_PATTERNS,
   TAP_YAML_END,
   TAP_YAML_START,
-  TRACEBACK_CHAIN,
   TRACEBACK_HEADER,
   WARNING_DIAGNOSTICS,
+  anyOf,
   isLibraryFrame,
-  matchesAny,
+  type LineTag,
 } from "./line-patterns.js";
+
+// The hot loop runs one combined match per line (see createLineMatcher).
+const matchLine = createLineMatcher(LINE_TABLE);
+const isWarning = anyOf(WARNING_DIAGNOSTICS);
+const BLANK = /^\s*$/;
 
 /**
  * What one line of command output is evidence of:
@@ -66,6 +67,16 @@ function indentOf(text: string): number {
   return index;
 }
 
+/** Options for {@link classifyLines}. */
+export interface ClassifyOptions {
+  /**
+   * Classify every line with the patterns instead of only the lines a fast
+   * scan marks as possible evidence. Same answer, slower: for tests.
+   * @internal
+   */
+  everyLine?: boolean;
+}
+
 interface State {
   /** In a Python traceback: the kind of the current frame (its source lines share it). */
   traceback: "frame" | "library_frame" | undefined;
@@ -80,18 +91,25 @@ interface State {
 /**
  * Classifies every line of a command's output (see {@link LineKind}). A small
  * state machine follows tracebacks, pytest sections and summary blocks, TAP
- * YAML blocks and the indented lines under a diagnostic. Linear in the input;
- * lines longer than 2,000 characters are classified by their start.
+ * YAML blocks and the indented lines under a diagnostic. Linear in the input:
+ * one native scan finds the lines that may be evidence, and only those (and
+ * the structures they open) are matched against the patterns. Lines longer
+ * than 2,000 characters are classified by their start.
  */
-export function classifyLines(lines: readonly string[]): LineKind[] {
+export function classifyLines(lines: readonly string[], options: ClassifyOptions = {}): LineKind[] {
   const kinds: LineKind[] = new Array<LineKind>(lines.length);
   const state: State = { traceback: undefined, summaryBlock: 0, section: 0, yaml: 0, attach: undefined };
+  const candidates = options.everyLine === true ? undefined : signalLines(lines, lines.join(""));
   for (let index = 0; index < lines.length; index++) {
+    if (candidates !== undefined && candidates[index] === 0 && !following(state)) {
+      kinds[index] = "ordinary";
+      continue;
+    }
     const text = visibleText(lines[index] ?? "");
     const kind = classifyOne(text, state);
     kinds[index] = kind;
     // An eslint row belongs to the file path printed above it, which names the location.
-    if (ESLINT_ROW.test(text) && index > 0 && kinds[index - 1] === "ordinary" && /^\S/.test(visibleText(lines[index - 1] ?? ""))) {
+    if ((kind === "error" || kind === "warning") && ESLINT_ROW.test(text) && index > 0 && kinds[index - 1] === "ordinary" && /^\S/.test(visibleText(lines[index - 1] ?? ""))) {
       kinds[index - 1] = kind === "error" ? "diagnostic" : "warning";
     }
     updateAttach(text, kind, state);
@@ -99,16 +117,16 @@ export function classifyLines(lines: readonly string[]): LineKind[] {
   return kinds;
 }
 
+// True while a structure is being followed line by line.
+function following(state: State): boolean {
+  return state.summaryBlock > 0 || state.yaml > 0 || state.section > 0 || state.traceback !== undefined || (state.attach !== undefined && state.attach.left > 0);
+}
+
 function classifyOne(text: string, state: State): LineKind {
   if (state.summaryBlock > 0) {
     state.summaryBlock--;
     if (!BANNER.test(text)) return "summary_block";
     state.summaryBlock = 0;
-  }
-  if (SHORT_SUMMARY_HEADER.test(text)) {
-    state.summaryBlock = MAX_SECTION_LINES;
-    state.section = 0;
-    return "summary_block";
   }
   if (state.yaml > 0) {
     state.yaml = TAP_YAML_END.test(text) ? 0 : state.yaml - 1;
@@ -118,28 +136,39 @@ function classifyOne(text: string, state: State): LineKind {
     const kind = tracebackLine(text, state);
     if (kind !== undefined) return kind;
   }
-  if (TRACEBACK_HEADER.test(text)) {
-    state.traceback = "frame";
-    return "trace_header";
-  }
-  if (TRACEBACK_CHAIN.test(text)) return "detail";
-  if (matchesAny(SUMMARY_PATTERNS, text)) return "summary";
-  if (PYTEST_SECTION.test(text)) {
-    state.section = MAX_SECTION_LINES;
-    return "failure";
-  }
   if (state.section > 0 && BANNER.test(text)) state.section = 0;
-  if (matchesAny(FAILURE_PATTERNS, text)) return "failure";
-  if (matchesAny(ERROR_DIAGNOSTICS, text)) return "diagnostic";
-  if (ESLINT_ROW.test(text)) return /^\s+\d+:\d+\s+error/.test(text) ? "error" : "warning";
-  if (matchesAny(WARNING_DIAGNOSTICS, text)) return "warning";
-  for (const pattern of OTHER_FRAMES) if (pattern.test(text)) return isLibraryFrame(text) ? "library_frame" : "frame";
-  if (matchesAny(ERROR_PATTERNS, text)) return "error";
+  const kind = kindOfTag(matchLine(text), text, state);
+  if (kind !== undefined) return kind;
   if (state.section > 0) {
     state.section--;
-    return PYTEST_SOURCE.test(text) ? "frame" : text.trim() === "" ? "ordinary" : "detail";
+    return PYTEST_SOURCE.test(text) ? "frame" : BLANK.test(text) ? "ordinary" : "detail";
   }
   return attachedKind(text, state);
+}
+
+function kindOfTag(tag: LineTag | undefined, text: string, state: State): LineKind | undefined {
+  switch (tag) {
+    case undefined:
+      return undefined;
+    case "short_summary":
+      state.summaryBlock = MAX_SECTION_LINES;
+      state.section = 0;
+      return "summary_block";
+    case "trace_header":
+      state.traceback = "frame";
+      return "trace_header";
+    case "chain":
+      return "detail";
+    case "section":
+      state.section = MAX_SECTION_LINES;
+      return "failure";
+    case "eslint":
+      return /^\s+\d+:\d+\s+error/.test(text) ? "error" : "warning";
+    case "frame":
+      return isLibraryFrame(text) ? "library_frame" : "frame";
+    default:
+      return tag;
+  }
 }
 
 // Inside a Python traceback: frames, their source lines, and the exception line that ends it.
@@ -149,18 +178,18 @@ function tracebackLine(text: string, state: State): LineKind | undefined {
     return state.traceback;
   }
   if (REPEATED_FRAMES.test(text)) return "detail";
-  if (text.trim() === "") return "ordinary";
+  if (BLANK.test(text)) return "ordinary";
   // A frame's source lines and carets belong to it: a repository frame is kept with its code.
   if (/^\s/.test(text)) return state.traceback;
   state.traceback = undefined;
   if (TRACEBACK_HEADER.test(text)) return undefined;
-  return matchesAny(WARNING_DIAGNOSTICS, text) && !/Error|Exception/.test(text) ? "warning" : "error";
+  return isWarning(text) && !/Error|Exception/.test(text) ? "warning" : "error";
 }
 
 function attachedKind(text: string, state: State): LineKind {
   const attach = state.attach;
   if (attach === undefined || attach.left <= 0) return "ordinary";
-  if (text.trim() === "") return "ordinary";
+  if (BLANK.test(text)) return "ordinary";
   if (indentOf(text) > attach.indent || DIAGNOSTIC_DETAIL.test(text) || REPEATED_FRAMES.test(text)) {
     attach.left--;
     return attach.kind;
@@ -175,7 +204,7 @@ function updateAttach(text: string, kind: LineKind, state: State): void {
     return;
   }
   if (state.attach === undefined) return;
-  if (text.trim() === "") {
+  if (BLANK.test(text)) {
     // One blank line inside a diagnostic's message is common; two end it.
     state.attach.blanks++;
     if (state.attach.blanks > 1) state.attach = undefined;

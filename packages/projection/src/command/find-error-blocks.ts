@@ -1,7 +1,7 @@
 import { visibleText, type LineKind } from "./classify-lines.js";
 
 // The line that opens a stack frame (its source lines follow): each frame is a unit of its own.
-const FRAME_LOCATION = /^\s+File "|^\s+at |^[^\s:][^:]*:\d+: in /;
+const FRAME_LOCATION = /^\s+File "|^\s+at |^[^\s:]+:\d+: in /;
 
 /**
  * A unit of lines inside an error block (a key line, a stack frame with its

@@ -1,6 +1,7 @@
 import { buildLineView } from "../lines/build-line-view.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import type { Projector } from "../projectors/projector.js";
+import { createCachingCounter } from "./caching-counter.js";
 import { chooseOutline } from "./choose-outline.js";
 import { reachWithin } from "./choose-within.js";
 import { fileGapNotice } from "./file-gap-notice.js";
@@ -27,7 +28,8 @@ export const FILE_READ_SHARES = { outline: 0.25, outlineMinGaps: 20, head: 0.65,
  */
 export const projectFileRead: Projector = (input, context) => {
   const { lines } = input;
-  const { budgetTokens, counter } = context;
+  const { budgetTokens } = context;
+  const counter = createCachingCounter(context.counter);
   const source = readSourceOf(input);
   const describeGap = fileGapNotice(context.resultId, source);
   const total = lines.length;
@@ -53,6 +55,8 @@ export const projectFileRead: Projector = (input, context) => {
     { start: 1, end: total, priority: 0, take: "tail", maxTokens: tailTokens },
     ...outline.map((index): LineBlock => ({ start: index, end: index + 1, priority: 1, take: "all" })),
     { start: 0, end: total - 1, priority: 2, take: "head" },
+    // What the head leaves (less than its next line) may still hold a short line above the tail.
+    { start: 1, end: total, priority: 3, take: "tail" },
   ];
   return buildLineView(lines, blocks, { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap });
 };

@@ -1,7 +1,7 @@
 import type { ProjectorInput } from "../projectors/projector.js";
 import { filePathKeyOf } from "./file-path-of.js";
 import { isShellFileRead } from "./is-shell-file-read.js";
-import { looksLikeNumberedFile, printedLineNumber } from "./looks-like-numbered-file.js";
+import { INFERENCE_LINES, looksLikeNumberedFile, printedLineNumber } from "./looks-like-numbered-file.js";
 import { firstLineFromArgs, readToolCall, type ReadToolCall } from "./read-tool-call.js";
 
 /** What a file read's output is: which file, and which of its lines each output line shows. */
@@ -31,10 +31,10 @@ const SCAN_LINES = 64;
 export function readSourceOf(input: Pick<ProjectorInput, "lines" | "toolName" | "args">): ReadSource {
   const { lines, args } = input;
   const command = typeof args["command"] === "string" ? args["command"] : typeof args["cmd"] === "string" ? args["cmd"] : "";
-  const shell = filePathKeyOf(args) === undefined && command !== "" ? isShellFileRead(command) : undefined;
-  const numbered = looksLikeNumberedFile(lines);
-  const firstPrinted = numbered ? lines.slice(0, 50).map(printedLineNumber).find((number) => number !== undefined) : undefined;
   const key = filePathKeyOf(args);
+  const shell = key === undefined && command !== "" ? isShellFileRead(command) : undefined;
+  const numbered = looksLikeNumberedFile(lines);
+  const firstPrinted = numbered ? lines.slice(0, INFERENCE_LINES).map(printedLineNumber).find((number) => number !== undefined) : undefined;
   const path = shell?.path ?? (key === undefined ? "" : (args[key] as string));
   const toolCall = shell === undefined ? readToolCall(input.toolName, args, firstPrinted) : undefined;
   const linearFirst = shell !== undefined ? shell.firstLine : !numbered && path !== "" ? firstLineFromArgs(args) : undefined;

@@ -27,7 +27,9 @@ const MAX_ATTEMPTS = 4;
 export function buildLineView(lines: readonly string[], blocks: readonly LineBlock[], options: LineViewOptions): TextView {
   const header = options.header ?? [];
   const headerText = header.map((line) => line + "\n").join("");
-  const widest = options.describeGap(lines.length, lines.length, lines.length).description + "\n";
+  // A range notice with the largest numbers this text can have: a gap never costs more (notices naming
+  // a directory may cost less, which only leaves room unused).
+  const widest = options.describeGap(Math.max(1, lines.length - 1), lines.length, lines.length).description + "\n";
   const gapTokens = options.counter.count(widest) + 1;
   const gapBytes = utf8Length(widest);
   let budgetTokens = options.budgetTokens;
@@ -49,6 +51,9 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
     const over = options.counter.count(view.text) - options.budgetTokens;
     budgetTokens -= Math.max(over, 1) + Math.ceil(budgetTokens * 0.02);
   }
-  // Nothing fits reliably: the header and one notice for everything.
-  return { ...renderSelection(lines, new Uint8Array(lines.length), { header, describeGap: options.describeGap }), unchanged: false };
+  // Nothing fits reliably: the header and one notice for everything, or the notice alone if the header is too long.
+  const none = new Uint8Array(lines.length);
+  const withHeader = renderSelection(lines, none, { header, describeGap: options.describeGap });
+  if (options.counter.within(withHeader.text, options.budgetTokens) !== false) return { ...withHeader, unchanged: false };
+  return { ...renderSelection(lines, none, { header: [], describeGap: options.describeGap }), unchanged: false };
 }

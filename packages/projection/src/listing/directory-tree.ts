@@ -26,9 +26,16 @@ export function createDirectoryTree(): DirectoryTree {
   const parent = [-1];
   const depth = [0];
   const path = [""];
+  // Consecutive lines mostly sit in one directory: remember the last answer.
+  let lastName = "";
+  let lastId = 0;
   const add = (name: string): number => {
+    if (name === lastName) return lastId;
     const known = ids.get(name);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      [lastName, lastId] = [name, known];
+      return known;
+    }
     // Register missing ancestors first, without recursion (paths can be deep).
     const missing: string[] = [];
     let cursor = name;
@@ -45,6 +52,7 @@ export function createDirectoryTree(): DirectoryTree {
       path.push(item);
       above = id;
     }
+    [lastName, lastId] = [name, above];
     return above;
   };
   const commonAncestor = (first: number, second: number): number => {

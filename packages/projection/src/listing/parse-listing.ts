@@ -40,17 +40,27 @@ export function parseListing(lines: readonly string[]): Listing {
 }
 
 function clean(line: string): string {
-  return line.replace(/\r?\n$/, "");
+  if (!line.endsWith("\n")) return line;
+  return line.slice(0, line.endsWith("\r\n") ? -2 : -1);
 }
 
 function entryName(line: string): string {
   const text = clean(line);
-  const long = LONG_FORMAT.exec(text);
-  return (long ? (long[1] ?? "") : text).replace(/ -> .*$/, "").replace(/\/+$/, "");
+  const long = /^[-dlcbpsD][-rwx]/.test(text) ? LONG_FORMAT.exec(text) : null;
+  const name = long ? (long[1] ?? "") : text;
+  return withoutTrailingSlashes(name.includes(" -> ") ? name.replace(/ -> .*$/, "") : name);
+}
+
+/** "a/b/" → "a/b"; "/" stays "/". */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
 }
 
 function isLsHeader(lines: readonly string[], index: number): boolean {
   const line = lines[index] ?? "";
+  if (!/:\r?\n?$/.test(line)) return false;
   return LS_HEADER.test(line) && !NOTE.test(line) && (index === 0 || clean(lines[index - 1] ?? "") === "");
 }
 
@@ -72,7 +82,7 @@ function parseLsBlocks(lines: readonly string[], listing: Listing): void {
   let current = 0;
   lines.forEach((line, index) => {
     if (isLsHeader(lines, index)) {
-      current = tree.add(clean(line).slice(0, -1).replace(/\/+$/, "") || "/");
+      current = tree.add(withoutTrailingSlashes(clean(line).slice(0, -1)) || "/");
       listing.nodeOf[index] = current;
       return;
     }
@@ -91,13 +101,13 @@ function parseTree(lines: readonly string[], listing: Listing): void {
     if (!branch) {
       // The root line (".", "src") comes before the first branch.
       if (stack.length === 0 && !NOTE.test(line) && !TREE_SUMMARY.test(line)) {
-        stack.push(clean(line).replace(/\/+$/, ""));
+        stack.push(withoutTrailingSlashes(clean(line)));
         listing.nodeOf[index] = tree.add(stack[0] ?? "");
       }
       return;
     }
     const level = [...(branch[1] ?? "")].length / 4 + 1;
-    const name = (branch[2] ?? "").replace(/ -> .*$/, "").replace(/\/+$/, "");
+    const name = withoutTrailingSlashes((branch[2] ?? "").replace(/ -> .*$/, ""));
     stack.length = Math.max(1, level);
     const parentName = stack.slice(0, level).join("/");
     const path = parentName === "" ? name : `${parentName}/${name}`;

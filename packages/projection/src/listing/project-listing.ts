@@ -1,3 +1,4 @@
+import { createCachingCounter } from "../file-read/caching-counter.js";
 import { buildLineView } from "../lines/build-line-view.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import type { Projector } from "../projectors/projector.js";
@@ -9,8 +10,9 @@ import { parseListing } from "./parse-listing.js";
 /** Shares of the budget (after the header and one notice): head, one sample per subtree, tail, header. */
 export const LISTING_SHARES = { head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 } as const;
 
-// Bytes per token assumed when estimating what a sample line costs.
+// Bytes per token assumed when estimating what a sample line costs, and a generous upper bound.
 const BYTES_PER_TOKEN = 4;
+const MAX_BYTES_PER_TOKEN = 8;
 
 /**
  * Projects a directory listing (ls, ls -R, find, tree, Glob): whole lines
@@ -23,7 +25,8 @@ const BYTES_PER_TOKEN = 4;
  */
 export const projectListing: Projector = (input, context) => {
   const { lines } = input;
-  const { budgetTokens, counter } = context;
+  const { budgetTokens } = context;
+  const counter = createCachingCounter(context.counter);
   const total = lines.length;
   const listing = parseListing(lines);
   const headerTokens = Math.floor(budgetTokens * LISTING_SHARES.header);
@@ -41,7 +44,7 @@ export const projectListing: Projector = (input, context) => {
     { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: Math.floor(room * LISTING_SHARES.head) },
     ...groups.map((group): LineBlock => ({ start: group.start, end: group.start + 1, priority: 1, take: "all" })),
     { start: 1, end: total, priority: 1, take: "tail", maxTokens: Math.floor(room * LISTING_SHARES.tail) },
-    ...roundRobin(groups, budgetTokens),
+    ...roundRobin(groups, lines, budgetTokens),
     { start: 0, end: total, priority: 3, take: "head" },
   ];
   return buildLineView(lines, blocks, { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap, header });
@@ -66,14 +69,20 @@ function sampled(groups: ListingGroup[], limit: number): ListingGroup[] {
     .map(({ group }) => group);
 }
 
-/** Priority 2: each group's 2nd line, then each group's 3rd …, up to what any budget could hold. */
-function roundRobin(groups: readonly ListingGroup[], budgetTokens: number): LineBlock[] {
+/**
+ * Priority 2: each group's 2nd line, then each group's 3rd …, while the lines'
+ * estimated tokens could still fit the budget (later blocks could only fail).
+ */
+function roundRobin(groups: readonly ListingGroup[], lines: readonly string[], budgetTokens: number): LineBlock[] {
   const blocks: LineBlock[] = [];
-  for (let offset = 1, added = true; added && blocks.length < budgetTokens; offset++) {
+  let estimate = 0;
+  for (let offset = 1, added = true; added && estimate <= budgetTokens; offset++) {
     added = false;
     for (const group of groups) {
-      if (group.start + offset >= group.end) continue;
-      blocks.push({ start: group.start + offset, end: group.start + offset + 1, priority: 2, take: "all" });
+      const index = group.start + offset;
+      if (index >= group.end) continue;
+      blocks.push({ start: index, end: index + 1, priority: 2, take: "all" });
+      estimate += Math.max(1, Math.floor(utf8Length(lines[index] ?? "") / MAX_BYTES_PER_TOKEN));
       added = true;
     }
   }

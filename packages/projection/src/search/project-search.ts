@@ -1,10 +1,11 @@
+import { createCachingCounter } from "../file-read/caching-counter.js";
+import { chooseWithin, headTailMask, reachWithin } from "../file-read/choose-within.js";
 import type { TextView } from "../head-tail-view.js";
 import { buildLineView, type LineViewOptions } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import type { Projector } from "../projectors/projector.js";
 import type { TokenCounter } from "../token-counter.js";
-import { chooseWithin, headTailMask, reachWithin } from "../file-read/choose-within.js";
 import { utf8Length } from "../utf8-length.js";
 import { GREP_LINE, parseGrepOutput, type GrepOutput } from "./parse-grep-output.js";
 import { commonDirectory, omittedFilesLine, searchCountsLine } from "./search-notices.js";
@@ -32,7 +33,8 @@ export const SEARCH_SHARES = { head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 
  */
 export const projectSearch: Projector = (input, context) => {
   const { lines } = input;
-  const { budgetTokens, counter } = context;
+  const { budgetTokens } = context;
+  const counter = createCachingCounter(context.counter);
   const command = typeof input.args["command"] === "string" ? input.args["command"] : "";
   const grep = parseGrepOutput(lines, command === "" ? "" : (searchedFileOf(command) ?? ""));
   const countsTokens = Math.floor(budgetTokens * SEARCH_NOTICE_SHARES.counts);
@@ -86,6 +88,8 @@ function searchBlocks(grep: GrepOutput, lines: readonly string[], options: { bud
     ...hits.map((index): LineBlock => ({ start: index, end: index + 1, priority: 0, take: "all" })),
     { start: 1, end: total, priority: 1, take: "tail", maxTokens: tailTokens },
     { start: 0, end: total, priority: 2, take: "head" },
+    // What the head leaves (less than its next line) may still hold a short line above the tail.
+    { start: 1, end: total, priority: 3, take: "tail" },
   ];
 }
 
