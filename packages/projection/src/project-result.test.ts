@@ -49,6 +49,6 @@ describe("projectResult() on structured-only results", () => {
     assert.equal(view.kind, "structured");
     assert.ok(counter.count(view.text) <= 1000);
     assert.ok(view.omissions.length > 0 && view.omissions.every((omission) => omission.jsonPointer !== undefined));
-    for (const omission of view.omissions) assert.equal(JSON.parse(omission.continuationJson).result_id, "r_json");
+    for (const omission of view.omissions) assert.equal((JSON.parse(omission.continuationJson) as { result_id: string }).result_id, "r_json");
   });
 });
