@@ -269,6 +269,7 @@ osd crush chooseleaf type = 0
 # one OSD, no peers: never mark it out, and do not mark it down for missed beacons
 # (a paused VM would otherwise trip the 15 min default)
 mon osd down out interval = 0
+mon warn on osd down out interval zero = false
 mon osd report timeout = 86400
 # batch map updates for 0.1 s instead of 1 s: setup 14 s -> 3 s, first write (pool creation) 4.5 s -> 0.5 s
 paxos propose interval = 0.1

@@ -63,7 +63,7 @@ if [[ "$MODE" != rgw ]]; then
   left="$(kill_dir_daemons 10)" || say "WARNING: still alive after SIGKILL: $left"
 fi
 if [[ "$MODE" == purge && -f "$CONF" ]]; then
-  rm -rf "$DIR"
+  rm -rf "$DIR" "$DIR.lock"
   say "removed $DIR"
 fi
 # wait for the port to close (a SIGKILLed process frees it at once; SIGTERM may drain)

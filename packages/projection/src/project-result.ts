@@ -1,3 +1,4 @@
+import { projectCommand } from "./command/project-command.js";
 import { projectConversation } from "./conversation/project-conversation.js";
 import { projectEdit } from "./edit/project-edit.js";
 import { projectFileRead } from "./file-read/project-file-read.js";
@@ -101,6 +102,7 @@ function projectStructuredText(text: string, toolName: string, options: ProjectO
 }
 
 const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
+  command: projectCommand,
   file_read: projectFileRead,
   search: projectSearch,
   directory_list: projectListing,

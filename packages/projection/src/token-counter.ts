@@ -14,6 +14,9 @@ export interface TokenCounter {
 }
 
 // Tool output may contain text such as "<|endoftext|>": it is data, never a control token.
+// No token of o200k_base or cl100k_base spans more characters than this, so a text longer than
+// (limit + 1) × this is over the limit without counting (BPE is slow on long runs of one character).
+const MAX_TOKEN_CHARS = 256;
 const ALL_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Creates a counter for `encoding` (default o200k_base, the encoding of current OpenAI models). */
@@ -23,6 +26,6 @@ export function createTokenCounter(encoding: TokenEncoding = "o200k_base"): Toke
   return {
     encoding,
     count: (text) => count(text, ALL_TEXT),
-    within: (text, limit) => within(text, limit, ALL_TEXT),
+    within: (text, limit) => (text.length > (limit + 1) * MAX_TOKEN_CHARS ? false : within(text, limit, ALL_TEXT)),
   };
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { splitLines } from "../split-lines.js";
 import { classifyLines, type LineKind } from "./classify-lines.js";
 
@@ -55,7 +56,6 @@ const SINGLE_LINES: Array<[string, LineKind]> = [
   ["E       AssertionError: assert 1 == 2", "error"],
   ["tests/test_x.py:12: AssertionError", "error"],
   ["ModuleNotFoundError: No module named 'pytest'", "error"],
-  ["django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS", "error"],
   ["fatal: not a git repository (or any of the parent directories): .git", "error"],
   ["Error: Cannot find module 'left-pad'", "error"],
   ["gcc: error: nothing.c: No such file or directory", "error"],
@@ -101,6 +101,23 @@ describe("classifyLines()", () => {
       "after",
     ].join("\n");
     assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "library_frame", "library_frame", "library_frame", "library_frame", "library_frame", "error", "ordinary"]);
+  });
+
+  it("ends a traceback at its exception line, whatever the exception's name", () => {
+    const text = ["Traceback (most recent call last):", '  File "/testbed/app.py", line 3, in <module>', "    setup()", "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS", "next"].join("\n");
+    assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "error", "ordinary"]);
+  });
+
+  it("gives the same kinds whether it scans for candidate lines first or matches every line", () => {
+    const samples = [...SINGLE_LINES.map(([line]) => line), "Traceback (most recent call last):", '  File "/x/y.py", line 1, in f', "    code()", "ValueError: x", "  ---", "  ...", "    3 |   x", "      |   ^", " --> src/a.rs:1:2", "=== FAILURES ===", "> assert x", ">       assert x", "E       assert 0", "", "   ", "plain output 123", "at the end", "\u{1F600}", "50%\r100%", "  at f (node:internal/x:1:2)"];
+    const line = fc.oneof(fc.constantFrom(...samples), fc.string({ maxLength: 30 }), fc.constantFrom("ok", "OK", "PASS", "#", "E", "R", "___", "make", "npm ERR! x", "Ran 3 tests in 1s"));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n", "\r\n")), { maxLength: 80 }), (entries) => {
+        const lines = entries.map(([text, ending]) => text + ending);
+        assert.deepEqual(classifyLines(lines), classifyLines(lines, { everyLine: true }));
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it("keeps a SyntaxError's caret with its frame and chains tracebacks", () => {

@@ -1,6 +1,6 @@
-import { collapseRedraws, hasRedraws } from "./collapse-redraws.js";
 import { createLineMatcher } from "./line-matcher.js";
 import { signalLines } from "./signal-lines.js";
+import { indentOf, visibleText } from "./visible-text.js";
 import {
   BANNER,
   DIAGNOSTIC_DETAIL,
@@ -48,24 +48,9 @@ export type LineKind =
   | "library_frame"
   | "detail";
 
-// Lines longer than this are classified by their start (tools put the evidence first; regexes stay cheap).
-const CLASSIFIED_CHARS = 2000;
 // How many lines the state machine follows one structure before it gives up.
 const MAX_ATTACHED_LINES = 40;
 const MAX_SECTION_LINES = 400;
-
-/** The visible text of a line: redraws collapsed, terminator removed, long lines cut to their start. */
-export function visibleText(line: string): string {
-  const shown = hasRedraws(line) ? collapseRedraws(line) : line;
-  const end = shown.endsWith("\r\n") ? shown.length - 2 : shown.endsWith("\n") ? shown.length - 1 : shown.length;
-  return shown.slice(0, Math.min(end, CLASSIFIED_CHARS));
-}
-
-function indentOf(text: string): number {
-  let index = 0;
-  while (index < text.length && (text[index] === " " || text[index] === "\t")) index++;
-  return index;
-}
 
 /** Options for {@link classifyLines}. */
 export interface ClassifyOptions {
@@ -75,6 +60,8 @@ export interface ClassifyOptions {
    * @internal
    */
   everyLine?: boolean;
+  /** `lines` joined, when the caller has it (saves joining them again). */
+  text?: string;
 }
 
 interface State {
@@ -99,7 +86,7 @@ interface State {
 export function classifyLines(lines: readonly string[], options: ClassifyOptions = {}): LineKind[] {
   const kinds: LineKind[] = new Array<LineKind>(lines.length);
   const state: State = { traceback: undefined, summaryBlock: 0, section: 0, yaml: 0, attach: undefined };
-  const candidates = options.everyLine === true ? undefined : signalLines(lines, lines.join(""));
+  const candidates = options.everyLine === true ? undefined : signalLines(lines, options.text ?? lines.join(""));
   for (let index = 0; index < lines.length; index++) {
     if (candidates !== undefined && candidates[index] === 0 && !following(state)) {
       kinds[index] = "ordinary";

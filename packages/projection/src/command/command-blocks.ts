@@ -75,12 +75,16 @@ function keySegments(block: ErrorBlock): BlockSegment[] {
 function blockPieces(block: ErrorBlock, priority: number, detailPriority: number, budgetTokens: number, withContext: boolean): LineBlock[] {
   const fallbackTokens = budgetTokens * PIECE_SHARE;
   const pieces = keySegments(block).flatMap((segment) => piece(segment.start, segment.end, priority, fallbackTokens));
-  for (const segment of block.segments) {
-    // Short detail (a source line, a caret) whole; a long one (a test's source, a YAML report) only its start.
-    if (segment.rank === 1 && segment.end - segment.start <= SHORT_PIECE_LINES) pieces.push({ start: segment.start, end: segment.end, priority: detailPriority, take: "all" });
-    if (segment.rank === 1 && segment.end - segment.start > SHORT_PIECE_LINES) pieces.push({ start: segment.start, end: segment.end, priority: detailPriority, take: "head", maxTokens: Math.floor(fallbackTokens) });
+  block.segments.forEach((segment, index) => {
     if (segment.rank === 2) pieces.push({ start: segment.start, end: segment.end, priority: P_LIBRARY, take: "all" });
-  }
+    if (segment.rank !== 1) return;
+    // Detail comes with the key line above it (free when that is kept), never alone in the middle of an omission.
+    const previous = block.segments[index - 1];
+    const start = previous !== undefined && previous.rank === 0 ? previous.start : segment.start;
+    // Short detail (a source line, a caret) whole; a long one (a test's source, a YAML report) only its start.
+    if (segment.end - segment.start <= SHORT_PIECE_LINES) pieces.push({ start, end: segment.end, priority: detailPriority, take: "all" });
+    else pieces.push({ start, end: segment.end, priority: detailPriority, take: "head", maxTokens: Math.floor(fallbackTokens) });
+  });
   // Context only around the first and last blocks: elsewhere a context line next to an unkept block costs a notice.
   if (withContext) {
     pieces.push({ start: Math.max(0, block.start - CONTEXT_BEFORE), end: block.start, priority: P_CONTEXT, take: "tail" });

@@ -1,4 +1,5 @@
-import { visibleText, type LineKind } from "./classify-lines.js";
+import type { LineKind } from "./classify-lines.js";
+import { visibleText } from "./visible-text.js";
 
 // The line that opens a stack frame (its source lines follow): each frame is a unit of its own.
 const FRAME_LOCATION = /^\s+File "|^\s+at |^[^\s:]+:\d+: in /;

@@ -23,18 +23,21 @@ const MARGIN_SHARE = 0.05;
  * Commands (bash, shell, execute, test runners, compilers, linters): a
  * header with the command, exit status, timeout and duration (a failure
  * never reads as a success), then the evidence wherever it sits: summaries,
- * pytest's short summary block and the last lines first, the first and last
- * error blocks (tracebacks, failing tests' reports, diagnostics with
- * file:line), failing test names, the other error blocks (library frames
- * collapsed first), and only then the head of the ordinary output and more
- * tail. A second header line names the error blocks that did not fit by
- * their line ranges (all within omissions, so recoverable). Progress bars
- * redrawn with "\r" are shown in their final state (such a line is also an
- * omission, recoverable as it was).
+ * pytest's short summary block and the last five lines first, the first and
+ * last error blocks (tracebacks, failing tests' reports, diagnostics with
+ * file:line), failing test names, the other error blocks (key lines first,
+ * then their detail; library frames collapsed first), then more head and
+ * tail. Every error line is kept when the error lines fit in half the
+ * budget; the head of the output only takes what they leave (up to 65% for
+ * script output, 40% for a test run). When they do not fit, the head keeps
+ * that share ahead of them. A second header line names the error blocks not
+ * shown in full by their line ranges (all within omissions, so
+ * recoverable). Progress bars redrawn with "\r" are shown in their final
+ * state (such a line is also an omission, recoverable as it was).
  */
 export const projectCommand: Projector = (input, context) => {
   const { lines } = input;
-  const kinds = classifyLines(lines);
+  const kinds = classifyLines(lines, { text: input.text });
   const errorBlocks = findErrorBlocks(kinds, lines);
   const describeGap = lineGapNotice(context.resultId);
   const main = commandHeader(input);
@@ -78,7 +81,10 @@ function headFirstTokens(input: ProjectorInput, context: ProjectorContext, kinds
   const share = budgetTokens * (isTestRun ? TEST_RUN_HEAD_SHARE : SCRIPT_HEAD_SHARE);
   const noticeTokens = counter.count(lineGapNotice(context.resultId)(input.lines.length, input.lines.length, input.lines.length).description + "\n");
   const evidence = evidenceTokens(input.lines, kinds, errorBlocks, { counter, limit: budgetTokens, noticeTokens, tailLines: TAIL_LINES });
-  if (evidence.errors > budgetTokens / 2) return share;
+  // Invariant 5: when the error evidence is large, the first and last error blocks and the summaries
+  // come before any ordinary output (measured on the corpus, a head share first would keep slightly
+  // more next-step evidence for scripts, and less for test runs; the invariant decides).
+  if (evidence.errors > budgetTokens / 2) return 0;
   const reserved = counter.count(main + "\n") + evidence.all + Math.ceil(budgetTokens * MARGIN_SHARE);
   return Math.max(0, Math.min(share, budgetTokens - reserved));
 }

@@ -44,6 +44,7 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
       reservedBytes: utf8Length(headerText),
       gapTokens,
       gapBytes,
+      ...(options.display ? { display: options.display } : {}),
     });
     const view = renderSelection(lines, selection.kept, { header, describeGap: options.describeGap, ...(options.display ? { display: options.display } : {}) });
     const tokens = options.counter.within(view.text, options.budgetTokens);

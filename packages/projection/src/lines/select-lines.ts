@@ -36,6 +36,8 @@ export interface SelectionInput {
   /** Tokens and bytes one gap notice costs at most. */
   gapTokens: number;
   gapBytes: number;
+  /** The text shown for a kept line, when it differs from the line (it is what the view pays for). */
+  display?: (index: number) => string;
 }
 
 /** Which lines to keep: `kept[i]` is 1 for a kept line. */
@@ -58,10 +60,11 @@ export function selectLines(input: SelectionInput): Selection {
   let tokens = input.reservedTokens + gaps * input.gapTokens;
   let bytes = input.reservedBytes + gaps * input.gapBytes;
   const cache = new Map<number, number>();
+  const shown = (index: number): string => (input.display ? input.display(index) : (lines[index] ?? ""));
   const lineTokens = (index: number, room: number): number => {
     const cached = cache.get(index);
     if (cached !== undefined) return cached;
-    const counted = counter.within(lines[index] ?? "", Math.max(0, room));
+    const counted = counter.within(shown(index), Math.max(0, room));
     if (counted === false) return Number.POSITIVE_INFINITY;
     cache.set(index, counted);
     return counted;
@@ -76,7 +79,7 @@ export function selectLines(input: SelectionInput): Selection {
     if (kept[index] === 1) return true;
     const delta = gapDelta(index);
     const cost = lineTokens(index, Math.min(room, input.budgetTokens - tokens - delta * input.gapTokens));
-    const size = utf8Length(lines[index] ?? "");
+    const size = utf8Length(shown(index));
     if (cost > room || tokens + cost + delta * input.gapTokens > input.budgetTokens) return false;
     if (bytes + size + delta * input.gapBytes > input.maxViewBytes) return false;
     kept[index] = 1;
