@@ -19,6 +19,16 @@ async function warmUp(endpoint: string): Promise<void> {
   }
 }
 
+/** True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
+async function isRunning(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${String(pid)}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
 /** A Ceph RGW instance of the tests' own, in its own scratch dir and port. */
 export interface RgwInstance {
   readonly endpoint: string;
@@ -32,9 +42,10 @@ export interface RgwInstance {
 }
 
 /** An RGW instance under `directory`, serving S3 on 127.0.0.1:`port`. */
-export function rgwInstance(directory: string, port: number, storeBytes = 512 * 1024 * 1024): RgwInstance {
+export function rgwInstance(directory: string, port: number, storeBytes?: number): RgwInstance {
   const scripts = join(repoRoot(), "scripts/servers");
-  const env = { ...process.env, LOUPE_TEST_RGW_DIR: directory, LOUPE_TEST_RGW_PORT: String(port), LOUPE_TEST_RGW_STORE_BYTES: String(storeBytes) };
+  // Without a size the scripts' default applies, so a rebuild of the shared instance keeps its full store.
+  const env = { ...process.env, LOUPE_TEST_RGW_DIR: directory, LOUPE_TEST_RGW_PORT: String(port), ...(storeBytes === undefined ? {} : { LOUPE_TEST_RGW_STORE_BYTES: String(storeBytes) }) };
   return {
     endpoint: `http://127.0.0.1:${String(port)}`,
     directory,
@@ -47,14 +58,7 @@ export function rgwInstance(directory: string, port: number, storeBytes = 512 * 
       const pid = Number((await readFile(join(directory, "run/radosgw.pid"), "utf8")).trim());
       process.kill(pid, "SIGKILL");
       // Wait until the process is gone so the port is really closed.
-      for (let attempt = 0; attempt < 100; attempt++) {
-        try {
-          process.kill(pid, 0);
-        } catch {
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      for (let attempt = 0; attempt < 100 && (await isRunning(pid)); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
     },
     async purge() {
       await run("bash", [join(scripts, "stop-rgw.sh"), "--purge"], { env, timeout: 60_000 });
