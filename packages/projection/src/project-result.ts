@@ -3,6 +3,7 @@ import { projectConversation } from "./conversation/project-conversation.js";
 import { projectEdit } from "./edit/project-edit.js";
 import { projectFileRead } from "./file-read/project-file-read.js";
 import { projectListing } from "./listing/project-listing.js";
+import { projectMixed, type StructuredTail } from "./mixed/project-mixed.js";
 import { projectSearch } from "./search/project-search.js";
 import { projectGeneric } from "./generic/project-generic.js";
 import { inferKind } from "./kinds/infer-kind.js";
@@ -26,6 +27,8 @@ export interface ResultInput {
   text: string;
   /** True when every non-media part is JSON (a structured-only result). */
   structuredOnly: boolean;
+  /** Set when the result has text and then one JSON part (its structured content): where the JSON starts. */
+  structuredTail?: StructuredTail;
   isError: boolean;
   exitCode: number | undefined;
   timedOut: boolean;
@@ -140,6 +143,10 @@ export function projectResult(input: ResultInput, options: ProjectOptions): Resu
     if (structured) return { ...structured, kind };
   }
   const projector = PROJECTORS[kind] ?? projectGeneric;
+  if (input.structuredTail) {
+    const mixed = projectMixed(projectorInput, input.structuredTail, projector, options);
+    if (mixed) return { ...mixed, kind };
+  }
   const view = projector(projectorInput, options);
   return { ...view, kind };
 }
