@@ -95,6 +95,33 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
     await assert.rejects(project("nonexistent"), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
   });
 
+  it("shows a text + JSON result as its text plus a bounded index of the JSON, both recoverable", async () => {
+    const log = Array.from({ length: 3000 }, (_, index) => `log line ${String(index + 1)}: processing item ${String(index * 3)}\n`).join("");
+    const json = JSON.stringify(original);
+    const response = await client.project({
+      sessionId: "m1",
+      result: { toolName: "mcp__github__list_issues", parts: [{ content: { case: "text", value: log } }, { content: { case: "json", value: json } }] },
+    });
+    const view = textOf(response.parts);
+    const canonical = `${log}\n${json}`;
+    assert.ok(counter.count(view) <= 2000);
+    assert.match(view, /^\[loupe\] structured content \(lines 3,002–3,002\), as an index/m);
+    assert.ok(view.length < canonical.length / 10, "the JSON is an index, not a second copy");
+    let pointers = 0;
+    for (const omission of response.omissions) {
+      const recovered = (await recoverOmission(client, omission)).text;
+      if (omission.jsonPointer !== undefined) {
+        pointers++;
+        const target = resolve(original, omission.jsonPointer);
+        const expected = omission.itemStart !== undefined ? (target as unknown[]).slice(omission.itemStart, omission.itemEnd) : target;
+        assert.deepEqual(typeof expected === "string" ? recovered : JSON.parse(recovered), expected, omission.continuationJson);
+      } else {
+        assert.equal(recovered, canonical.split(/(?<=\n)/).slice((omission.startLine ?? 0) - 1, omission.endLine).join(""), omission.description);
+      }
+    }
+    assert.ok(pointers > 0, "the index offers JSON-pointer continuations");
+  });
+
   it("answers a pointer that names nothing with NOT_FOUND", async () => {
     const response = await client.project({ sessionId: "j2", result: { parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
     await assert.rejects(client.recover({ resultId: response.resultId, jsonPointer: "/nope/0" }), (error: unknown) => isAppError(error) && error.code === "not_found");

@@ -83,6 +83,10 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     lineCount: index.lineCount,
     createdAtMs: context.nowMs,
     expiresAtMs: context.nowMs + context.retentionMs,
+    ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
   };
+  if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
+    throw new AppError("invalid_argument", `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`);
+  }
   return { record: await saveRecord(store, tenant, record, signal), deduplicated };
 }

@@ -16,6 +16,8 @@ export interface StoredRecord {
   lineCount: number;
   createdAtMs: number;
   expiresAtMs: number;
+  /** Where the JSON part of a text + JSON result starts (bytes). */
+  structuredStartByte?: number;
 }
 
 /** The proto form of a stored record. */

@@ -53,6 +53,7 @@ function resultInput(result: ToolResult, content: ResultContent): ResultInput {
     argsJson: result.argsJson,
     text: content.text,
     structuredOnly: nonMedia.length > 0 && nonMedia.every((part) => part.content.case === "json"),
+    ...(content.structuredTail ? { structuredTail: { startChar: content.structuredTail.startChar } } : {}),
     isError: result.isError,
     exitCode: result.exitCode,
     timedOut: result.timedOut,
@@ -101,7 +102,16 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   try {
     await deps.archive.put(
       tenant,
-      { resultId, revision: content.revision, sessionId: request.sessionId, source: request.source, toolName: result.toolName, kind: result.kind, sizeBytes: BigInt(content.bytes.byteLength) },
+      {
+        resultId,
+        revision: content.revision,
+        sessionId: request.sessionId,
+        source: request.source,
+        toolName: result.toolName,
+        kind: result.kind,
+        sizeBytes: BigInt(content.bytes.byteLength),
+        ...(content.structuredTail ? { structuredStartByte: content.structuredTail.startByte } : {}),
+      },
       content.bytes,
       deps.archiveTimeoutMs,
     );

@@ -49,9 +49,11 @@ export async function recoverJson(request: JsonRequest, tenant: string, budgetTo
   if (request.expectedRevision !== "" && request.expectedRevision !== record.revision) {
     throw new AppError("failed_precondition", `revision differs [expected=${request.expectedRevision}, actual=${record.revision}]`);
   }
+  // In a text + JSON result, pointers address the JSON part.
+  const structured = record.structuredStartByte === undefined ? text : new TextDecoder().decode(Buffer.from(text).subarray(record.structuredStartByte));
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(structured);
   } catch {
     // The saved result is text, not one JSON value: pointers name nothing in it.
     throw new AppError("invalid_argument", `result is not a JSON value; recover it by lines [result_id=${request.resultId}]`);

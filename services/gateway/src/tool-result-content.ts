@@ -8,6 +8,8 @@ export interface ResultContent {
   revision: string;
   /** Media parts in their original order (they pass through untouched). */
   media: Part[];
+  /** For text followed by one JSON part: where that part starts, in characters and in bytes. */
+  structuredTail?: { startChar: number; startByte: number };
 }
 
 function canonicalPart(part: Part): CanonicalPart | undefined {
@@ -27,10 +29,18 @@ function canonicalPart(part: Part): CanonicalPart | undefined {
 export function resultContent(result: ToolResult): ResultContent {
   const parts = result.parts.map(canonicalPart).filter((part): part is CanonicalPart => part !== undefined);
   const bytes = canonicalBytes(parts);
-  return {
-    bytes,
-    text: new TextDecoder().decode(bytes),
-    revision: revisionOf(bytes),
-    media: result.parts.filter((part) => part.content.case === "media"),
-  };
+  const text = new TextDecoder().decode(bytes);
+  const content: ResultContent = { bytes, text, revision: revisionOf(bytes), media: result.parts.filter((part) => part.content.case === "media") };
+  const tail = structuredTailOf(result.parts);
+  if (tail !== undefined) content.structuredTail = { startChar: text.length - tail.length, startByte: bytes.byteLength - Buffer.byteLength(tail) };
+  return content;
+}
+
+// Text parts followed by exactly one JSON part, the last of them: the JSON is that result's structured content.
+function structuredTailOf(parts: readonly Part[]): string | undefined {
+  const textual = parts.filter((part) => part.content.case === "text" || part.content.case === "json");
+  const last = textual[textual.length - 1];
+  const jsonParts = textual.filter((part) => part.content.case === "json");
+  if (textual.length < 2 || jsonParts.length !== 1 || last?.content.case !== "json") return undefined;
+  return last.content.value;
 }
