@@ -40,6 +40,11 @@ const cases: Array<{ name: string; kind: ResultKind; text: string }> = [
   { name: "grep -rn over node_modules", kind: "search", text: sh("grep -rn 'function' node_modules/.pnpm/typescript*/node_modules/typescript/lib/*.d.ts | head -c 20000000") },
   { name: "find over node_modules", kind: "directory_list", text: sh("find node_modules/.pnpm -maxdepth 6 | head -c 20000000") },
   { name: "command log (tsc --listFiles x4)", kind: "command", text: sh("for i in 1 2 3 4; do node_modules/.bin/tsc -p packages/projection --listFiles --noEmit 2>&1; done; echo 'error TS2322: boom'") },
+  {
+    name: "build log with failures (node, 5 MB)",
+    kind: "command",
+    text: sh(`node -e 'for (let i = 0; i < 60000; i++) { console.log("[" + i + "] compiling module src/feature" + (i % 97) + "/index.ts ... ok"); if (i % 15000 === 7) console.log("src/feature" + i + ".ts:12:5 - error TS2322: Type string is not assignable to type number."); } console.log("Found 4 errors in 4 files.")'`),
+  },
 ];
 
 console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
