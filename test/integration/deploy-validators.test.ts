@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { SERVICES, documented, loupeNames, parseManifests, read, root } from "../support/deploy-files.js";
 
-
 describe("every deployment file", () => {
   it("names only LOUPE_* variables that docs/configuration.md documents", () => {
     const deployFiles = (dir: string): string[] =>
