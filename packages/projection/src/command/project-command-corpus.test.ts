@@ -7,9 +7,10 @@ import { splitLines } from "../split-lines.js";
 import { createTokenCounter } from "../token-counter.js";
 import { projectCommand } from "./project-command.js";
 import { viewBody } from "./testing/view-lines.js";
+import { corpusDir } from "../testing/corpus-dir.js";
 
 // Real agent trajectories (shared/corpus, not part of a clone): does the evidence the agent used next survive?
-const CORPUS = "/work/shared/corpus/mini-swe-agent.jsonl.gz";
+const CORPUS = `${corpusDir()}/mini-swe-agent.jsonl.gz`;
 const TOOL_DETAILS = new Set(["python", "python -m pytest", "python -m django", "python -c"]);
 const counter = createTokenCounter();
 

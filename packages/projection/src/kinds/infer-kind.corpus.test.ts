@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import type { ResultKind } from "../projectors/projector.js";
 import { contentKind } from "./content-kind.js";
 import { inferKind } from "./infer-kind.js";
+import { corpusDir } from "../testing/corpus-dir.js";
 
 // Kind inference measured against the corpus's `tool_detail` label (docs/kind-inference.md).
 // The corpus lives in ../shared beside the repository; a user's clone does not have it.
-const CORPUS_DIR = fileURLToPath(new URL("../../../../../shared/corpus/", import.meta.url));
+const CORPUS_DIR = corpusDir() + "/";
 const CORPUS_FILES = ["mini-swe-agent.jsonl.gz", "swe-agent.jsonl.gz", "openhands.jsonl.gz"];
 /** Required accuracy on scored calls; see docs/kind-inference.md for why. */
 const MIN_ACCURACY = 0.99;

@@ -9,10 +9,11 @@ import type { Projector } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
 import { createTokenCounter } from "../token-counter.js";
 import { projectSearch } from "./project-search.js";
+import { corpusDir } from "../testing/corpus-dir.js";
 
 // Real agent trajectories (shared/corpus, not part of a clone): does the evidence the agent used next survive
 // the file-read, search and listing projectors as well as a plain head/tail cut?
-const CORPUS_DIR = "/work/shared/corpus";
+const CORPUS_DIR = corpusDir();
 const FILES = ["mini-swe-agent", "swe-agent", "openhands"].map((name) => `${CORPUS_DIR}/${name}.jsonl.gz`);
 // Asserted at 500 and 2,000 tokens; 1,000 is printed too (outlines of reads start to pay off there).
 const BUDGETS = [500, 1000, 2000];
