@@ -48,7 +48,7 @@ describe("docker-compose.yml", () => {
     assert.equal(env("gateway")["LOUPE_ARCHIVE_ADDR"], `archive:${GRPC_PORT.archive}`);
     assert.ok(env("gateway")["LOUPE_RESULT_ID_SECRET"], "gateway needs LOUPE_RESULT_ID_SECRET");
     assert.equal(env("archive")["LOUPE_ARCHIVE_BACKEND"], "s3");
-    for (const url of [env("gateway")["LOUPE_NATS_URL"], env("note-worker")["LOUPE_NATS_URL"], env("archive")["LOUPE_S3_ENDPOINT"], env("note-worker")["LOUPE_REDIS_URL"]]) {
+    for (const url of [env("gateway")["LOUPE_NATS_URL"], env("note-worker")["LOUPE_NATS_URL"], env("archive")["LOUPE_S3_ENDPOINT"], env("gateway")["LOUPE_REDIS_URL"]]) {
       assert.ok(url !== undefined && compose.services[new URL(url).hostname], `${url} does not name a compose service`);
     }
     assert.ok((compose.services["nats"]?.healthcheck?.test?.length ?? 0) > 0 && JSON.stringify(compose.services["nats"]).includes('"-js"'), "nats runs without JetStream");

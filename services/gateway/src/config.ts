@@ -20,6 +20,10 @@ export interface GatewayConfig {
   maxViewBytes: number;
   /** Key that makes result ids unguessable; every gateway replica needs the same one. */
   resultIdSecret: string;
+  /** Redis for rules, revisions and notes; undefined = in-process state (one replica only). */
+  redisUrl: string | undefined;
+  /** How long path revisions are kept (days; the archive's retention). */
+  retentionDays: number;
   /** A JSON file of field-view specs (see docs/configuration.md); undefined = none. */
   viewSpecsFile: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -52,6 +56,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     maxViewBytes: readInt(env, "LOUPE_MAX_VIEW_BYTES", MAX_VIEW_BYTES, problems, { min: 1024, max: 10 * 1024 * 1024 }),
     resultIdSecret: readString(env, "LOUPE_RESULT_ID_SECRET", INSECURE_DEFAULT_SECRET),
     viewSpecsFile: readOptionalString(env, "LOUPE_VIEW_SPECS_FILE"),
+    redisUrl: readOptionalString(env, "LOUPE_REDIS_URL") === undefined ? undefined : readUrl(env, "LOUPE_REDIS_URL", "", ["redis:", "rediss:"], problems),
+    retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", 7, problems, { min: 1, max: 3650 }),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
   if (!/^[^:\s]+:\d+$/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);

@@ -1,8 +1,11 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { effectiveBudget, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
+import { effectiveBudget, filePathOf, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
 import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/proto";
+import type { Logger } from "@loupe/runtime";
 import type { ArchiveClient } from "./archive-client.js";
+import { checkPath } from "./changed-path.js";
+import type { PathRevisions } from "./path-revisions.js";
 import { resultIdFor } from "./result-id.js";
 import { resultKindFromToolKind, toolKindFromResultKind } from "./result-kind.js";
 import { resultContent, type ResultContent } from "./tool-result-content.js";
@@ -23,6 +26,9 @@ export interface ProjectDeps {
   resultIdSecret: string;
   /** Field views from configuration (LOUPE_VIEW_SPECS_FILE). */
   viewSpecs: readonly ViewSpec[];
+  /** Latest revision per (tenant, session, path) for file reads. */
+  pathRevisions: PathRevisions;
+  logger: Logger;
   /** Told when a save failed and the answer went fail-open. */
   onArchiveFailure: (error: unknown) => void;
 }
@@ -93,9 +99,46 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   const resultId = resultIdFor(deps.resultIdSecret, tenant, request.sessionId, content.revision);
   const input = resultInput(result, content);
   const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view, source: request.source, viewSpecs: deps.viewSpecs };
-  const view = projectResult(input, options);
+  let view = projectResult(input, options);
+  const path = view.kind === "file_read" ? filePathOf(result.toolName, argsOf(result.argsJson)) : undefined;
+  const check = await checkPath(deps.pathRevisions, deps.logger, tenant, request.sessionId, path, content.revision);
+  if (check.notice !== "") {
+    // The notice counts against the budget: project again with what is left.
+    options.budgetTokens = Math.max(1, options.budgetTokens - counter.count(check.notice));
+    view = projectResult(input, options);
+  }
   const counted = originalTokens(content, counter);
   const original = { tokens: counted.tokens, estimated: counted.estimated || !profile.exact };
+  const answer = await answerWith(view, content, result, input, options, original, { resultId, path, tenant, request, deps, counter });
+  await check.record({ revision: content.revision, resultId: answer.archived === true ? (answer.resultId ?? "") : "" });
+  if (check.notice !== "") answer.parts = [{ content: { case: "text", value: check.notice } }, ...(answer.parts ?? [])];
+  return answer;
+}
+
+interface AnswerContext {
+  resultId: string;
+  path: string | undefined;
+  tenant: string;
+  request: ProjectRequest;
+  deps: ProjectDeps;
+  counter: TokenCounter;
+}
+
+function argsOf(argsJson: string): Record<string, unknown> {
+  if (argsJson === "") return {};
+  const value: unknown = JSON.parse(argsJson);
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+async function answerWith(
+  view: ResultView,
+  content: ResultContent,
+  result: ToolResult,
+  input: ResultInput,
+  options: Parameters<typeof projectResult>[1],
+  original: TokenCount,
+  { resultId, path, tenant, request, deps, counter }: AnswerContext,
+): Promise<ProjectResponseInit> {
   if (view.unchanged) {
     return { ...response(view, content, "", true, original, counter), parts: [...result.parts] };
   }
@@ -109,6 +152,7 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
         source: request.source,
         toolName: result.toolName,
         kind: result.kind,
+        path: path ?? "",
         sizeBytes: BigInt(content.bytes.byteLength),
         ...(content.structuredTail ? { structuredStartByte: content.structuredTail.startByte } : {}),
       },

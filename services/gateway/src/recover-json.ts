@@ -4,6 +4,8 @@ import { pageText, recoverJsonText, type TokenCounter } from "@loupe/projection"
 import type { RecoverResponseSchema, ResultRecord } from "@loupe/proto";
 import type { ArchiveClient } from "./archive-client.js";
 import { encodeCursor, type CursorState } from "./cursor.js";
+import { markStale } from "./mark-stale.js";
+import type { PathRevisions } from "./path-revisions.js";
 
 type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
 
@@ -17,6 +19,13 @@ export interface JsonRequest {
   expectedRevision: string;
   /** The revision a cursor was bound to ("" for a first request). */
   cursorRevision: string;
+}
+
+/** What a JSON recovery needs. */
+export interface JsonRecoverDeps {
+  archive: ArchiveClient;
+  counter: TokenCounter;
+  pathRevisions: PathRevisions;
 }
 
 // One Read answers at most this much; larger results are read in pieces.
@@ -41,7 +50,8 @@ async function readWhole(archive: ArchiveClient, tenant: string, resultId: strin
  * the rest.
  * @throws AppError `not_found` (pointer names nothing), `invalid_argument`, `failed_precondition`
  */
-export async function recoverJson(request: JsonRequest, tenant: string, budgetTokens: number, counter: TokenCounter, archive: ArchiveClient, signal?: AbortSignal): Promise<RecoverResponseInit> {
+export async function recoverJson(request: JsonRequest, tenant: string, budgetTokens: number, deps: JsonRecoverDeps, signal?: AbortSignal): Promise<RecoverResponseInit> {
+  const { counter, archive } = deps;
   const { text, record } = await readWhole(archive, tenant, request.resultId, signal);
   if (request.cursorRevision !== "" && request.cursorRevision !== record.revision) {
     throw new AppError("failed_precondition", `cursor revision differs from the result [cursor=${request.cursorRevision}, result=${record.revision}]`);
@@ -83,5 +93,6 @@ export async function recoverJson(request: JsonRequest, tenant: string, budgetTo
     };
     response.nextCursor = encodeCursor(cursor);
   }
+  await markStale(response, record, tenant, deps.pathRevisions);
   return response;
 }

@@ -5,6 +5,8 @@ import type { ReadResponse, RecoverRequest, RecoverResponseSchema } from "@loupe
 import type { ArchiveClient } from "./archive-client.js";
 import { MAX_BUDGET_TOKENS } from "./config.js";
 import { decodeCursor, encodeCursor, type CursorState } from "./cursor.js";
+import { markStale } from "./mark-stale.js";
+import type { PathRevisions } from "./path-revisions.js";
 import { recoverJson } from "./recover-json.js";
 import { validateRecoverRequest } from "./validate-recover.js";
 
@@ -15,6 +17,7 @@ export interface RecoverDeps {
   archive: ArchiveClient;
   counter: TokenCounter;
   defaultBudgetTokens: number;
+  pathRevisions: PathRevisions;
 }
 
 // Bytes fetched per token of budget: generous, so a page is rarely short of text to fill it.
@@ -48,13 +51,13 @@ export async function recover(request: RecoverRequest, tenant: string, deps: Rec
   let cursor: CursorState | undefined;
   if (selector === "json") {
     const json = { resultId: request.resultId, pointer: request.jsonPointer ?? "", offset: 0, expectedRevision: request.expectedRevision, cursorRevision: "" };
-    return recoverJson({ ...json, ...itemRange(request.itemStart, request.itemEnd) }, tenant, budgetTokens, deps.counter, deps.archive, signal);
+    return recoverJson({ ...json, ...itemRange(request.itemStart, request.itemEnd) }, tenant, budgetTokens, deps, signal);
   }
   if (selector === "cursor") {
     cursor = decodeCursor(request.cursor, tenant, request.resultId);
     if (cursor.json) {
       const json = { resultId: cursor.resultId, pointer: cursor.json.pointer, offset: cursor.json.offset, expectedRevision: request.expectedRevision, cursorRevision: cursor.revision };
-      return recoverJson({ ...json, ...itemRange(cursor.json.itemStart, cursor.json.itemEnd) }, tenant, budgetTokens, deps.counter, deps.archive, signal);
+      return recoverJson({ ...json, ...itemRange(cursor.json.itemStart, cursor.json.itemEnd) }, tenant, budgetTokens, deps, signal);
     }
     read = await deps.archive.read(tenant, { resultId: cursor.resultId, startByte: cursor.startByte, endByte: cursor.endByte, maxBytes: windowBytes }, signal);
   } else if (selector === "lines") {
@@ -104,5 +107,6 @@ export async function recover(request: RecoverRequest, tenant: string, deps: Rec
       atLineStart: page.text.endsWith("\n") || (atLineStart && page.text === ""),
     });
   }
+  await markStale(response, record, tenant, deps.pathRevisions);
   return response;
 }

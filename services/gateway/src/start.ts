@@ -4,6 +4,8 @@ import { Health, ProjectionService } from "@loupe/proto";
 import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
 import { loadViewSpecs } from "./load-view-specs.js";
+import { createPathRevisions } from "./path-revisions.js";
+import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
 import { INSECURE_DEFAULT_SECRET, type GatewayConfig } from "./config.js";
 import { createProjectionHandlers, type GatewayCounters } from "./projection-handlers.js";
 
@@ -23,8 +25,18 @@ export interface GatewayHandle {
 /** What the composition root supplies. */
 export interface GatewayDeps {
   logger: Logger;
+  /** Defaults to Redis at config.redisUrl, or in-process state when unset. */
+  state?: StateStore;
   /** Defaults to a gRPC client of config.archiveAddress. */
   archive?: ArchiveClient;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function createState(config: GatewayConfig, logger: Logger): StateStore {
+  if (config.redisUrl !== undefined) return createRedisStateStore({ url: config.redisUrl });
+  logger.warn("LOUPE_REDIS_URL is unset: revisions are kept in this process only (one gateway replica)");
+  return createMemoryStateStore();
 }
 
 /** Starts the gateway: ProjectionService, Health and reflection over gRPC; GET /healthz over HTTP. */
@@ -32,6 +44,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   const { logger } = deps;
   if (config.resultIdSecret === INSECURE_DEFAULT_SECRET) logger.warn("LOUPE_RESULT_ID_SECRET is unset: result ids use a public default key");
   const archive = deps.archive ?? createArchiveClient(config.archiveAddress, config.maxResultBytes);
+  const ownState = deps.state === undefined;
+  const state = deps.state ?? createState(config, logger);
   const counters: GatewayCounters = { failOpen: 0 };
   const tokenCounters = { o200k_base: createTokenCounter("o200k_base"), cl100k_base: createTokenCounter("cl100k_base") };
   const health = createHealthReporter([ProjectionService.typeName]);
@@ -46,6 +60,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       archiveTimeoutMs: config.archiveTimeoutMs,
       resultIdSecret: config.resultIdSecret,
       viewSpecs: await loadViewSpecs(config.viewSpecsFile),
+      pathRevisions: createPathRevisions(state, config.retentionDays * DAY_MS),
+      logger,
     },
     logger,
     counters,
@@ -68,6 +84,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       await grpc.shutdown();
       await http.close();
       archive.close();
+      if (ownState) await state.close();
     },
   };
 }

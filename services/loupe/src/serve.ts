@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { startArchive } from "@loupe/archive";
 import { createMemoryBus } from "@loupe/events";
+import { createFileStateStore } from "@loupe/state-store";
 import { INSECURE_DEFAULT_SECRET, startGateway } from "@loupe/gateway";
 import { startNoteWorker } from "@loupe/note-worker";
 import { createLogger, type Logger } from "@loupe/runtime";
@@ -26,9 +27,10 @@ export async function startEmbedded(config: ServeConfig, logger: Logger = create
   const bus = await createMemoryBus({ directory: join(config.dataDir, "events") });
   const noteWorker = await startNoteWorker(config.noteWorker, { logger: logger.child({ component: "note-worker" }), bus, endpoints: false });
   const secret = config.gateway.resultIdSecret === INSECURE_DEFAULT_SECRET ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
+  const state = await createFileStateStore({ directory: join(config.dataDir, "state") });
   const gateway = await startGateway(
     { ...config.gateway, archiveAddress: `127.0.0.1:${String(archive.grpcPort)}`, resultIdSecret: secret },
-    { logger: logger.child({ component: "gateway" }) },
+    { logger: logger.child({ component: "gateway" }), state },
   );
   logger.info("loupe is serving (embedded)", { grpc: `${config.gateway.grpcHost}:${String(gateway.grpcPort)}`, http: `${config.gateway.httpHost}:${String(gateway.httpPort)}`, dataDir: config.dataDir });
   return {
@@ -38,6 +40,7 @@ export async function startEmbedded(config: ServeConfig, logger: Logger = create
       await gateway.stop();
       await noteWorker.stop();
       await bus.close();
+      await state.close();
       await archive.stop();
       await lock.release();
     },

@@ -1,0 +1,37 @@
+import type { Logger } from "@loupe/runtime";
+import type { PathRevision, PathRevisions } from "./path-revisions.js";
+
+/** What Project learned about a file read's path before answering. */
+export interface PathCheck {
+  /** The notice to show when the file changed since the session's last read; "" otherwise. */
+  notice: string;
+  /** Records this read as the latest (call once the answer is decided); never throws. */
+  record(value: PathRevision): Promise<void>;
+}
+
+const NONE: PathCheck = { notice: "", record: () => Promise.resolve() };
+
+/**
+ * Compares a file read with the session's last read of the same path. The
+ * state store is not on the answer's critical path for correctness: when it
+ * fails, the read is answered without the notice and the failure is logged.
+ */
+export async function checkPath(revisions: PathRevisions, logger: Logger, tenant: string, sessionId: string, path: string | undefined, revision: string): Promise<PathCheck> {
+  if (path === undefined || path === "") return NONE;
+  let previous: PathRevision | undefined;
+  try {
+    previous = await revisions.latest(tenant, sessionId, path);
+  } catch (error) {
+    logger.warn("path revision lookup failed", { error });
+    return NONE;
+  }
+  const changed = previous !== undefined && previous.revision !== revision;
+  const earlier = previous?.resultId ? `; your earlier read is ${previous.resultId}` : "";
+  return {
+    notice: changed ? `[loupe] ${path} changed since your last read${earlier}\n` : "",
+    record: (value) =>
+      revisions.record(tenant, sessionId, path, value).catch((error: unknown) => {
+        logger.warn("path revision record failed", { error });
+      }),
+  };
+}

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { isAppError } from "@loupe/errors";
+import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
+import { createTokenCounter } from "@loupe/projection";
+import { ProjectionService } from "@loupe/proto";
+import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { numberedLines } from "../support/fixtures.js";
+import { textOf } from "../support/recover-omission.js";
+
+const counter = createTokenCounter();
+
+describe("revisions of a path (invariant 7)", () => {
+  let dataDir: string;
+  let loupe: LoupeProcess;
+  let client: GrpcClient<typeof ProjectionService>;
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "loupe-revisions-"));
+    const grpcPort = await freePort();
+    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()) });
+    await loupe.waitFor(/loupe is serving/);
+    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+  });
+  after(async () => {
+    client.close();
+    await loupe.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const read = (content: string, sessionId = "rev") =>
+    client.project({ sessionId, result: { toolName: "Read", argsJson: JSON.stringify({ file_path: "src/app.ts" }), parts: [{ content: { case: "text", value: content } }] } });
+
+  it("says when a file changed since the session last read it, marks the old snapshot stale, and never joins versions", async () => {
+    const v1 = numberedLines(3000, "v1");
+    const v2 = numberedLines(3000, "v2");
+    const first = await read(v1);
+    assert.equal(textOf(first.parts).includes("changed since your last read"), false);
+    const second = await read(v2);
+    const notice = second.parts[0]?.content.case === "text" ? second.parts[0].content.value : "";
+    assert.equal(notice, `[loupe] src/app.ts changed since your last read; your earlier read is ${first.resultId}\n`);
+    assert.ok(counter.count(textOf(second.parts)) <= 2000, "the notice counts against the budget");
+
+    const old = await client.recover({ resultId: first.resultId, startLine: 10, endLine: 12 });
+    assert.equal(old.stale, true);
+    assert.equal(old.newerResultId, second.resultId);
+    assert.equal(old.revision, first.revision, "the old snapshot is served, labelled with its revision");
+    assert.match(textOf(old.parts), /^v1 00010/);
+    const current = await client.recover({ resultId: second.resultId, startLine: 10, endLine: 12 });
+    assert.equal(current.stale, false);
+
+    await assert.rejects(
+      client.recover({ resultId: first.resultId, startLine: 1, endLine: 2, expectedRevision: second.revision }),
+      (error: unknown) => isAppError(error) && error.code === "failed_precondition" && error.message.includes(first.revision) && error.message.includes(second.revision),
+    );
+    const again = await read(v2);
+    assert.equal(textOf(again.parts).includes("changed since your last read"), false, "reading the same content again is no change");
+    assert.equal((await read(v1, "another-session")).parts.some((part) => part.content.case === "text" && part.content.value.includes("changed")), false, "sessions are separate");
+  });
+});

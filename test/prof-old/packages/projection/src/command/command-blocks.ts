@@ -1,0 +1,134 @@
+import type { LineBlock } from "../lines/select-lines.js";
+import type { LineKind } from "./classify-lines.js";
+import type { BlockSegment, ErrorBlock } from "./find-error-blocks.js";
+
+// Shares of the budget and counts that shape a command's view.
+/** How many last lines are kept first: verdicts live there. */
+export const TAIL_LINES = 5;
+const TAIL_SHARE = 0.2;
+const HEAD_SHARE = 0.6;
+const MORE_TAIL_SHARE = 0.15;
+// A whole piece too large to fit keeps its start within this share instead.
+const PIECE_SHARE = 0.15;
+const SUMMARY_BLOCK_FALLBACK_SHARE = 0.3;
+const SHORT_PIECE_LINES = 3;
+const CONTEXT_BEFORE = 2;
+const CONTEXT_AFTER = 2;
+// The engine cannot keep more than the budget holds: past these counts, only both ends are offered.
+const MAX_BLOCKS_OFFERED = 400;
+const MAX_SINGLE_LINES_OFFERED = 400;
+
+// Priorities, in the order the engine fills the view.
+const P_VERDICT = 0;
+const P_FIRST_LAST = 0.1;
+const P_FAILURE_NAMES = 1;
+const P_OTHER = 1.1;
+// Every block's key lines come before any block's detail: that is what the evidence estimate reserves room for.
+const P_FIRST_LAST_DETAIL = 1.15;
+const P_OTHER_DETAIL = 1.2;
+const P_LIBRARY = 1.4;
+const P_CONTEXT = 1.6;
+const P_HEAD = 2;
+const P_WARNINGS = 2.5;
+const P_REST = 3;
+
+/** Lines of one kind, in order, capped to their first and last `max / 2`. */
+function linesOfKind(kinds: readonly LineKind[], kind: LineKind, max: number): number[] {
+  const found: number[] = [];
+  for (let index = 0; index < kinds.length; index++) if (kinds[index] === kind) found.push(index);
+  return found.length <= max ? found : [...found.slice(0, max / 2), ...found.slice(found.length - max / 2)];
+}
+
+/** The runs of `summary_block` lines (pytest's short test summary info). */
+function summaryBlocks(kinds: readonly LineKind[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (let index = 0; index < kinds.length; index++) {
+    if (kinds[index] !== "summary_block") continue;
+    const start = index;
+    while (index < kinds.length && kinds[index] === "summary_block") index++;
+    runs.push([start, index]);
+  }
+  return runs;
+}
+
+// A whole piece, and its start within `fallbackTokens` in case the whole does not fit.
+function piece(start: number, end: number, priority: number, fallbackTokens: number): LineBlock[] {
+  const whole: LineBlock = { start, end, priority, take: "all" };
+  if (end - start <= SHORT_PIECE_LINES) return [whole];
+  return [whole, { start, end, priority: priority + 0.05, take: "head", maxTokens: Math.floor(fallbackTokens) }];
+}
+
+// The block's key segments from both ends inwards: the line that opens it, the exception that ends it, then
+// the outermost and innermost frames and so on. Each one kept next to a kept one adds no gap notice.
+function keySegments(block: ErrorBlock): BlockSegment[] {
+  const key = block.segments.filter((segment) => segment.rank === 0);
+  const ordered: BlockSegment[] = [];
+  for (let low = 0, high = key.length - 1; low <= high; low++, high--) {
+    const first = key[low];
+    const last = key[high];
+    if (first !== undefined) ordered.push(first);
+    if (last !== undefined && high !== low) ordered.push(last);
+  }
+  return ordered;
+}
+
+function blockPieces(block: ErrorBlock, priority: number, detailPriority: number, budgetTokens: number, withContext: boolean): LineBlock[] {
+  const fallbackTokens = budgetTokens * PIECE_SHARE;
+  const pieces = keySegments(block).flatMap((segment) => piece(segment.start, segment.end, priority, fallbackTokens));
+  block.segments.forEach((segment, index) => {
+    if (segment.rank === 2) pieces.push({ start: segment.start, end: segment.end, priority: P_LIBRARY, take: "all" });
+    if (segment.rank !== 1) return;
+    // Detail comes with the key line above it (free when that is kept), never alone in the middle of an omission.
+    const previous = block.segments[index - 1];
+    const start = previous !== undefined && previous.rank === 0 ? previous.start : segment.start;
+    // Short detail (a source line, a caret) whole; a long one (a test's source, a YAML report) only its start.
+    if (segment.end - segment.start <= SHORT_PIECE_LINES) pieces.push({ start, end: segment.end, priority: detailPriority, take: "all" });
+    else pieces.push({ start, end: segment.end, priority: detailPriority, take: "head", maxTokens: Math.floor(fallbackTokens) });
+  });
+  // Context only around the first and last blocks: elsewhere a context line next to an unkept block costs a notice.
+  if (withContext) {
+    pieces.push({ start: Math.max(0, block.start - CONTEXT_BEFORE), end: block.start, priority: P_CONTEXT, take: "tail" });
+    pieces.push({ start: block.end, end: block.end + CONTEXT_AFTER, priority: P_CONTEXT, take: "head" });
+  }
+  return pieces;
+}
+
+/** Budget figures for {@link commandLineBlocks}. */
+export interface CommandBlockOptions {
+  budgetTokens: number;
+  /** Tokens the head of the output may take before the error blocks (see projectCommand's head shares). */
+  headFirstTokens: number;
+}
+
+/**
+ * The blocks a command's view is selected from, most important first:
+ * verdicts (summary lines, pytest's short summary block whole, the last five
+ * lines) and the head of the output within `headFirstTokens`, then the first
+ * and last error blocks, failing test names, the other error blocks (key
+ * lines before their detail, library frames and context), then more of the
+ * head (head-weighted), more tail, warnings, and the rest of the head and
+ * tail. See {@link findErrorBlocks}.
+ */
+export function commandLineBlocks(kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], options: CommandBlockOptions): LineBlock[] {
+  const { budgetTokens } = options;
+  const total = kinds.length;
+  const blocks: LineBlock[] = [];
+  for (const index of linesOfKind(kinds, "summary", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_VERDICT, take: "all" });
+  for (const [start, end] of summaryBlocks(kinds)) blocks.push(...piece(start, end, P_VERDICT, budgetTokens * SUMMARY_BLOCK_FALLBACK_SHARE));
+  blocks.push({ start: Math.max(0, total - TAIL_LINES), end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * TAIL_SHARE) });
+  if (options.headFirstTokens > 0) blocks.push({ start: 0, end: total, priority: P_VERDICT, take: "head", maxTokens: Math.floor(options.headFirstTokens) });
+  const last = errorBlocks[errorBlocks.length - 1];
+  const first = errorBlocks[0];
+  if (last !== undefined) blocks.push(...blockPieces(last, P_FIRST_LAST, P_FIRST_LAST_DETAIL, budgetTokens, true));
+  if (first !== undefined && first !== last) blocks.push(...blockPieces(first, P_FIRST_LAST, P_FIRST_LAST_DETAIL, budgetTokens, true));
+  for (const index of linesOfKind(kinds, "failure", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_FAILURE_NAMES, take: "all" });
+  const others = errorBlocks.slice(1, -1);
+  const offered = others.length <= MAX_BLOCKS_OFFERED ? others : [...others.slice(0, MAX_BLOCKS_OFFERED / 2), ...others.slice(others.length - MAX_BLOCKS_OFFERED / 2)];
+  for (const block of offered) blocks.push(...blockPieces(block, P_OTHER, P_OTHER_DETAIL, budgetTokens, false));
+  blocks.push({ start: 0, end: total, priority: P_HEAD, take: "head", maxTokens: Math.floor(budgetTokens * HEAD_SHARE) });
+  blocks.push({ start: 0, end: total, priority: P_HEAD, take: "tail", maxTokens: Math.floor(budgetTokens * MORE_TAIL_SHARE) });
+  for (const index of linesOfKind(kinds, "warning", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_WARNINGS, take: "all" });
+  blocks.push({ start: 0, end: total, priority: P_REST, take: "head" });
+  blocks.push({ start: 0, end: total, priority: P_REST + 0.5, take: "tail" });
+  return blocks;
+}

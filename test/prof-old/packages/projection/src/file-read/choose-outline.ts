@@ -1,0 +1,63 @@
+import type { TokenCounter } from "../token-counter.js";
+import { chooseWithin, headTailMask } from "./choose-within.js";
+import { outlineLanguageOf, outlineLevel } from "./outline-level.js";
+
+/** Everything {@link chooseOutline} needs. */
+export interface OutlineOptions {
+  lines: readonly string[];
+  /** The file's path ("" when unknown): picks extra patterns (C functions, Markdown headings). */
+  path: string;
+  numbered: boolean;
+  /** Lines before this index and from `tailStart` on are expected in the view anyway. */
+  headEnd: number;
+  tailStart: number;
+  /** Tokens the outline may cost, its gap notices included. */
+  maxTokens: number;
+  /** Tokens one gap notice costs. */
+  gapTokens: number;
+  counter: TokenCounter;
+}
+
+/**
+ * Picks the outline lines (def, class, function … see outlineLevel) between
+ * the expected head and tail to keep: outermost declarations first, and within
+ * one nesting level spread evenly over the file, while their cost (the line
+ * plus the gap notice it adds) fits `maxTokens`. Returns 0-based line indices
+ * in file order.
+ */
+export function chooseOutline(options: OutlineOptions): number[] {
+  const { lines } = options;
+  if (options.maxTokens < options.gapTokens) return [];
+  const language = outlineLanguageOf(options.path);
+  const byLevel = new Map<number, number[]>();
+  for (let index = options.headEnd; index < options.tailStart; index++) {
+    const level = outlineLevel(lines[index] ?? "", options.numbered, language);
+    if (level === undefined) continue;
+    const bucket = byLevel.get(level);
+    if (bucket) bucket.push(index);
+    else byLevel.set(level, [index]);
+  }
+  const levels = [...byLevel.keys()].sort((a, b) => a - b);
+  return chooseWithin({
+    lines,
+    candidates: levels.flatMap((level) => spread(byLevel.get(level) ?? [])),
+    expected: headTailMask(lines.length, options.headEnd, options.tailStart),
+    maxTokens: options.maxTokens,
+    gapTokens: options.gapTokens,
+    counter: options.counter,
+  });
+}
+
+/** `items` reordered so that every prefix is spread over the whole list (bit-reversed positions: middle, quarters, eighths …). */
+export function spread<T>(items: readonly T[]): T[] {
+  let bits = 0;
+  while (1 << bits < items.length) bits++;
+  const order: T[] = [];
+  for (let counter = 0; counter < 1 << bits; counter++) {
+    let reversed = 0;
+    for (let bit = 0; bit < bits; bit++) if (counter & (1 << bit)) reversed |= 1 << (bits - 1 - bit);
+    const item = items[reversed];
+    if (reversed < items.length && item !== undefined) order.push(item);
+  }
+  return order;
+}

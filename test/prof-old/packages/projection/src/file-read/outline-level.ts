@@ -1,0 +1,55 @@
+const MODIFIERS = String.raw`(?:(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub(?:\([\w:]+\))?|unsafe|extern|inline)\s+)*`;
+const DECLARATION = new RegExp(
+  String.raw`^${MODIFIERS}(?:(?:def|class|function\*?|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension)(?:\s+[\w$*<(]|<)|type\s+[\w<>, ]+=)`,
+);
+// Java / C# / Kotlin methods: modifiers, a type, a name and "(".
+const METHOD = /^(?:(?:public|private|protected|static|final|abstract|synchronized|override|internal|virtual|async)\s+)+[\w<>[\],.?\s]*?\b\w+\s*\(/;
+// JavaScript functions bound to a name at the top level.
+const BOUND_FUNCTION = /^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/;
+// C / C++ function definitions start at column 0 and do not end in ";".
+const C_FUNCTION = /^(?!(?:if|for|while|switch|return|else|do|case|typedef|struct|enum|union)\b)[A-Za-z_][\w\s*&:<>,]*?\b[A-Za-z_~][\w:]*\s*\([^;]*$/;
+const C_LIKE = /\.(?:c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm)$/;
+const MARKDOWN = /\.(?:md|markdown|mdx)$/;
+const MARKDOWN_HEADING = /^#{1,6}\s+\S/;
+const MAX_OUTLINE_LINE = 400;
+const NUMBER_PREFIX = /^ *\d+(?:\t|→|:)/;
+const FIRST_WORD =
+  /(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub|unsafe|extern|inline|synchronized|def|class|function|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension|type|const|let|var)\b/y;
+
+/** Which extra outline patterns apply to a file, from its path. */
+export type OutlineLanguage = "c" | "markdown" | "other";
+
+/** The outline patterns for a file path ("" when unknown). */
+export function outlineLanguageOf(path: string): OutlineLanguage {
+  return C_LIKE.test(path) ? "c" : MARKDOWN.test(path) ? "markdown" : "other";
+}
+
+/**
+ * The nesting level of a line that declares something a reader navigates by
+ * (def, class, function, interface, struct, export …; C functions at column
+ * 0; Markdown headings): its indentation width, tabs counted as 4 (a heading's
+ * level minus 1). Undefined for other lines. A line-number prefix printed by
+ * the read tool is skipped when `numbered`. Cheap: one anchored match per pattern.
+ */
+export function outlineLevel(line: string, numbered: boolean, language: OutlineLanguage): number | undefined {
+  if (line.length > MAX_OUTLINE_LINE) return undefined;
+  const content = numbered ? line.replace(NUMBER_PREFIX, "") : line;
+  let start = 0;
+  let indent = 0;
+  for (; start < content.length; start++) {
+    const char = content.charCodeAt(start);
+    if (char === 32) indent++;
+    else if (char === 9) indent += 4;
+    else break;
+  }
+  if (language === "markdown") return MARKDOWN_HEADING.test(content.slice(start)) ? content.indexOf(" ", start) - start - 1 : undefined;
+  // Most lines are ordinary code: one sticky match of the first word rules them out.
+  FIRST_WORD.lastIndex = start;
+  const keyword = FIRST_WORD.test(content);
+  if (!keyword && (indent > 0 || language !== "c")) return undefined;
+  const code = content.slice(start).replace(/\r?\n$/, "");
+  if (keyword && (DECLARATION.test(code) || METHOD.test(code))) return indent;
+  if (indent > 0) return undefined;
+  if (code.startsWith("export ") || BOUND_FUNCTION.test(code)) return 0;
+  return language === "c" && C_FUNCTION.test(code) ? 0 : undefined;
+}

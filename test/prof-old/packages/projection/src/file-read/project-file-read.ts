@@ -1,0 +1,62 @@
+import { buildLineView } from "../lines/build-line-view.js";
+import type { LineBlock } from "../lines/select-lines.js";
+import type { Projector } from "../projectors/projector.js";
+import { createCachingCounter } from "./caching-counter.js";
+import { chooseOutline } from "./choose-outline.js";
+import { reachWithin } from "./choose-within.js";
+import { fileGapNotice } from "./file-gap-notice.js";
+import { readSourceOf } from "./read-source.js";
+
+/**
+ * How a file read's budget (after one notice) is shared: the outline gets its
+ * share only when the room holds at least `outlineMinGaps` gap notices (each
+ * kept outline line in the middle adds one, about 50 tokens with a result id,
+ * so at small budgets head lines carry more evidence per token); the rest goes
+ * to the head and tail in these proportions, and what is left to the head.
+ */
+export const FILE_READ_SHARES = { outline: 0.25, outlineMinGaps: 20, head: 0.65, tail: 0.35 } as const;
+
+/**
+ * Projects a file read (TOOL_KIND_FILE_READ, or a shell `cat`/`sed -n`/`head`/
+ * `tail`/`nl` of a file): whole lines verbatim, the head and the tail, and an
+ * outline of the declarations in between (def, class, function, interface,
+ * export … lines, outermost first) kept where they stand, so the omitted
+ * middle becomes several gaps, each named with the file and its lines and, when
+ * the agent read with its own tool (path + offset/limit, view_range,
+ * start_line/end_line), that tool's call for the same lines. Pure and
+ * deterministic.
+ */
+export const projectFileRead: Projector = (input, context) => {
+  const { lines } = input;
+  const { budgetTokens } = context;
+  const counter = createCachingCounter(context.counter);
+  const source = readSourceOf(input);
+  const describeGap = fileGapNotice(context.resultId, source);
+  const total = lines.length;
+  const gapTokens = counter.count(describeGap(1, total, total).description + "\n") + 1;
+  const room = Math.max(0, budgetTokens - gapTokens);
+  const outlineTokens = room >= FILE_READ_SHARES.outlineMinGaps * gapTokens ? Math.floor(room * FILE_READ_SHARES.outline) : 0;
+  const headTokens = Math.floor((room - outlineTokens) * FILE_READ_SHARES.head);
+  const tailTokens = Math.floor((room - outlineTokens) * FILE_READ_SHARES.tail);
+  const headEnd = reachWithin(lines, 0, 1, headTokens, counter);
+  const tailStart = reachWithin(lines, total - 1, -1, tailTokens, counter) + 1;
+  const outline = chooseOutline({
+    lines,
+    path: source.path,
+    numbered: source.numbered,
+    headEnd,
+    tailStart,
+    maxTokens: outlineTokens,
+    gapTokens,
+    counter,
+  });
+  const blocks: LineBlock[] = [
+    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens },
+    { start: 1, end: total, priority: 0, take: "tail", maxTokens: tailTokens },
+    ...outline.map((index): LineBlock => ({ start: index, end: index + 1, priority: 1, take: "all" })),
+    { start: 0, end: total - 1, priority: 2, take: "head" },
+    // What the head leaves (less than its next line) may still hold a short line above the tail.
+    { start: 1, end: total, priority: 3, take: "tail" },
+  ];
+  return buildLineView(lines, blocks, { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap });
+};

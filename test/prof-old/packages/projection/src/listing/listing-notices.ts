@@ -1,0 +1,87 @@
+import { continuationJson } from "../continuation.js";
+import { formatNumber } from "../format-number.js";
+import type { DescribeGap } from "../lines/render-selection.js";
+import { boundedLine } from "../search/bounded-line.js";
+import type { TokenCounter } from "../token-counter.js";
+import type { Listing } from "./parse-listing.js";
+
+/** Most directories the header names. */
+export const MAX_NAMED_DIRECTORIES = 20;
+
+const entries = (count: number): string => `${formatNumber(count)} ${count === 1 ? "entry" : "entries"}`;
+
+/** A directory as notices name it: its path as printed, ending in "/". */
+export function directoryLabel(path: string): string {
+  return path.endsWith("/") ? path : `${path}/`;
+}
+
+/** Per directory id: the entries anywhere below it in the listing. */
+export function subtreeEntries(listing: Listing): Int32Array {
+  const { tree, parentOf } = listing;
+  const counts = new Int32Array(tree.path.length);
+  for (const parent of parentOf) {
+    for (let dir = parent; dir !== -1; dir = tree.parent[dir] ?? -1) counts[dir] = (counts[dir] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * The header of a listing view: "[loupe] 4,812 entries in 96 directories;
+ * src/ 1,203, src/components/ 310, …": the entry count, the number of
+ * directories holding entries, then the directories below the one listed with
+ * the entries anywhere below them: shallowest first, largest first within a
+ * depth; at most 20 and `maxTokens`.
+ */
+export function listingHeader(listing: Listing, subtree: Int32Array, maxTokens: number, counter: TokenCounter): string {
+  const { tree, parentOf } = listing;
+  const total = subtree[0] ?? 0;
+  const holding = new Set<number>();
+  for (const parent of parentOf) if (parent !== -1) holding.add(parent);
+  const base = baseDirectory(listing);
+  const named = tree.path
+    .map((_, id) => id)
+    .filter((id) => (subtree[id] ?? 0) > 0 && (tree.depth[id] ?? 0) > (tree.depth[base] ?? 0))
+    .sort((a, b) => (tree.depth[a] ?? 0) - (tree.depth[b] ?? 0) || (subtree[b] ?? 0) - (subtree[a] ?? 0) || a - b)
+    .map((id) => `${directoryLabel(tree.path[id] ?? "")} ${formatNumber(subtree[id] ?? 0)}`);
+  const directories = `${formatNumber(holding.size)} ${holding.size === 1 ? "directory" : "directories"}`;
+  const prefix = `[loupe] ${entries(total)} in ${directories}${named.length > 0 ? "; " : ""}`;
+  return boundedLine(prefix, named, { maxItems: MAX_NAMED_DIRECTORIES, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` });
+}
+
+/** The deepest directory every line of the listing is about (the directory listed). */
+function baseDirectory(listing: Listing): number {
+  let base = -1;
+  for (const node of listing.nodeOf) {
+    if (node === -1 || node === base) continue;
+    base = base === -1 ? node : listing.tree.commonAncestor(base, node);
+  }
+  return Math.max(0, base);
+}
+
+/**
+ * The notice for omitted listing lines, naming the deepest directory (at
+ * most `maxDepth` deep: the subtrees the view was cut into) that holds all of
+ * them and how many entries they are: "[loupe] lines 200–1,402 of 4,900
+ * omitted (src/vendor/, 1,203 entries); recover with {…}".
+ */
+export function listingGapNotice(resultId: string, listing: Listing, maxDepth: number): DescribeGap {
+  const { tree, nodeOf, isEntry } = listing;
+  const before = new Int32Array(isEntry.length + 1);
+  isEntry.forEach((entry, index) => (before[index + 1] = (before[index] ?? 0) + entry));
+  return (startLine, endLine, totalLines) => {
+    let common = -1;
+    for (let index = startLine - 1; index < endLine; index++) {
+      const node = nodeOf[index] ?? -1;
+      if (node === -1 || node === common) continue;
+      common = common === -1 ? node : tree.commonAncestor(common, node);
+    }
+    while (common > 0 && (tree.depth[common] ?? 0) > maxDepth) common = tree.parent[common] ?? 0;
+    const count = (before[endLine] ?? 0) - (before[startLine - 1] ?? 0);
+    const where = common > 0 ? `${directoryLabel(tree.path[common] ?? "")}, ${entries(count)}` : entries(count);
+    const range = startLine === endLine ? `line ${formatNumber(startLine)}` : `lines ${formatNumber(startLine)}–${formatNumber(endLine)}`;
+    const what = `[loupe] ${range} of ${formatNumber(totalLines)} omitted (${where})`;
+    if (resultId === "") return { description: `${what}; the full result could not be saved`, continuationJson: "" };
+    const json = continuationJson({ result_id: resultId, start_line: startLine, end_line: endLine });
+    return { description: `${what}; recover with ${json}`, continuationJson: json };
+  };
+}

@@ -1,0 +1,122 @@
+import { createDirectoryTree, parentPath, type DirectoryTree } from "./directory-tree.js";
+
+/** A listing taken apart: which directory each line is about. */
+export interface Listing {
+  tree: DirectoryTree;
+  /** Per line: 1 when it names an entry (a file or directory), 0 for headers, notes, blank lines. */
+  isEntry: Uint8Array;
+  /** Per entry line: the directory holding it; -1 for other lines. */
+  parentOf: Int32Array;
+  /**
+   * Per line: the directory whose subtree the line belongs to in the output's
+   * order (a `find` or `tree` line naming a directory stands for that
+   * directory, as its contents follow it; an `ls -R` header stands for its
+   * directory); -1 for lines outside any (blank lines, notes).
+   */
+  nodeOf: Int32Array;
+}
+
+const TREE_BRANCH = /^((?:(?:│|\|)[\s\u00a0]{3}|[\s\u00a0]{4})*)(?:├──|└──|\|--|`--)[\s\u00a0](.*?)\r?\n?$/;
+const TREE_SUMMARY = /^\d+ director(?:y|ies)(?:, \d+ files?)?\r?\n?$/;
+const LS_HEADER = /^(.+):\r?\n?$/;
+// "drwxr-xr-x  2 root root 4096 Sep 10  2025 name": the name follows the date.
+const LONG_FORMAT = /^[-dlcbpsD][rwxsStTl-]{9}[.+@]?\s.*?\s(?:(?:[A-Z][a-z]{2}\s+\d{1,2}|\d{1,2}\s+[A-Z][a-z]{2})\s+(?:\d{1,2}:\d\d|\d{4})|\d{4}-\d\d-\d\d\s+\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:\s+[+-]\d{4})?)\s(.+?)\r?\n?$/;
+const NOTE = /^(?:total \d+|find: |ls: |tree: |du: |grep: )|^\s*$/;
+
+/**
+ * Takes listing output apart: `tree` (box-drawing or ASCII branches), `ls -R`
+ * / `ls dir1 dir2` (a "dir:" header per block, `-l` long format too), or one
+ * path per line (`find`, Glob, `ls`, `fd`). Pure; linear in the lines times
+ * the path depth.
+ */
+export function parseListing(lines: readonly string[]): Listing {
+  const total = lines.length;
+  const listing: Listing = { tree: createDirectoryTree(), isEntry: new Uint8Array(total), parentOf: new Int32Array(total).fill(-1), nodeOf: new Int32Array(total).fill(-1) };
+  const sample = lines.slice(0, 200);
+  if (sample.filter((line) => TREE_BRANCH.test(line)).length >= Math.min(3, total - 1)) parseTree(lines, listing);
+  else if (lines.some((line, index) => isLsHeader(lines, index) && line !== "")) parseLsBlocks(lines, listing);
+  else parsePaths(lines, listing);
+  return listing;
+}
+
+function clean(line: string): string {
+  if (!line.endsWith("\n")) return line;
+  return line.slice(0, line.endsWith("\r\n") ? -2 : -1);
+}
+
+function entryName(line: string): string {
+  const text = clean(line);
+  const long = /^[-dlcbpsD][-rwx]/.test(text) ? LONG_FORMAT.exec(text) : null;
+  const name = long ? (long[1] ?? "") : text;
+  return withoutTrailingSlashes(name.includes(" -> ") ? name.replace(/ -> .*$/, "") : name);
+}
+
+/** "a/b/" → "a/b"; "/" stays "/". */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
+}
+
+function isLsHeader(lines: readonly string[], index: number): boolean {
+  const line = lines[index] ?? "";
+  if (!/:\r?\n?$/.test(line)) return false;
+  return LS_HEADER.test(line) && !NOTE.test(line) && (index === 0 || clean(lines[index - 1] ?? "") === "");
+}
+
+function parsePaths(lines: readonly string[], listing: Listing): void {
+  const { tree } = listing;
+  const paths = lines.map((line) => (NOTE.test(line) ? undefined : entryName(line)));
+  for (const path of paths) if (path !== undefined && path !== "") tree.add(parentPath(path));
+  paths.forEach((path, index) => {
+    if (path === undefined || path === "") return;
+    const parent = tree.add(parentPath(path));
+    listing.isEntry[index] = 1;
+    listing.parentOf[index] = parent;
+    listing.nodeOf[index] = tree.find(path) ?? parent;
+  });
+}
+
+function parseLsBlocks(lines: readonly string[], listing: Listing): void {
+  const { tree } = listing;
+  let current = 0;
+  lines.forEach((line, index) => {
+    if (isLsHeader(lines, index)) {
+      current = tree.add(withoutTrailingSlashes(clean(line).slice(0, -1)) || "/");
+      listing.nodeOf[index] = current;
+      return;
+    }
+    if (NOTE.test(line)) return;
+    listing.isEntry[index] = 1;
+    listing.parentOf[index] = current;
+    listing.nodeOf[index] = current;
+  });
+}
+
+function parseTree(lines: readonly string[], listing: Listing): void {
+  const { tree } = listing;
+  const stack: string[] = [];
+  lines.forEach((line, index) => {
+    const branch = TREE_BRANCH.exec(line);
+    if (!branch) {
+      // The root line (".", "src") comes before the first branch.
+      if (stack.length === 0 && !NOTE.test(line) && !TREE_SUMMARY.test(line)) {
+        stack.push(withoutTrailingSlashes(clean(line)));
+        listing.nodeOf[index] = tree.add(stack[0] ?? "");
+      }
+      return;
+    }
+    const level = [...(branch[1] ?? "")].length / 4 + 1;
+    const name = withoutTrailingSlashes((branch[2] ?? "").replace(/ -> .*$/, ""));
+    stack.length = Math.max(1, level);
+    const parentName = stack.slice(0, level).join("/");
+    const path = parentName === "" ? name : `${parentName}/${name}`;
+    stack[level] = name;
+    const parent = tree.add(parentName);
+    const next = TREE_BRANCH.exec(lines[index + 1] ?? "");
+    const isDirectory = next !== null && [...(next[1] ?? "")].length / 4 + 1 > level;
+    listing.isEntry[index] = 1;
+    listing.parentOf[index] = parent;
+    listing.nodeOf[index] = isDirectory ? tree.add(path) : parent;
+  });
+}

@@ -1,0 +1,90 @@
+import { createCachingCounter } from "../file-read/caching-counter.js";
+import { buildLineView } from "../lines/build-line-view.js";
+import type { LineBlock } from "../lines/select-lines.js";
+import type { Projector } from "../projectors/projector.js";
+import { utf8Length } from "../utf8-length.js";
+import { chooseCutDepth, listingGroups, type ListingGroup } from "./listing-groups.js";
+import { listingGapNotice, listingHeader, subtreeEntries } from "./listing-notices.js";
+import { parseListing } from "./parse-listing.js";
+
+/** Shares of the budget (after the header and one notice): head, one sample per subtree, tail, header. */
+export const LISTING_SHARES = { head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 } as const;
+
+// Bytes per token assumed when estimating what a sample line costs, and a generous upper bound.
+const BYTES_PER_TOKEN = 4;
+const MAX_BYTES_PER_TOKEN = 8;
+
+/**
+ * Projects a directory listing (ls, ls -R, find, tree, Glob): whole lines
+ * only, so no path is ever cut. Keeps the head, then the first line of every
+ * subtree at the deepest cut whose samples fit (so every directory shows up
+ * when the budget allows), a short tail, and then more lines of each subtree
+ * in turn. The omitted runs line up with subtrees and their notices name the
+ * subtree and its entry count; a header gives the totals and the entries per
+ * directory. Pure and deterministic.
+ */
+export const projectListing: Projector = (input, context) => {
+  const { lines } = input;
+  const { budgetTokens } = context;
+  const counter = createCachingCounter(context.counter);
+  const total = lines.length;
+  const listing = parseListing(lines);
+  const headerTokens = Math.floor(budgetTokens * LISTING_SHARES.header);
+  const headerLine = listingHeader(listing, subtreeEntries(listing), headerTokens, counter);
+  const header = counter.within(headerLine + "\n", headerTokens) === false ? [] : [headerLine];
+  // A notice for the whole listing names its base directory: about what a notice for one subtree costs.
+  const gapTokens = counter.count(listingGapNotice(context.resultId, listing, Number.POSITIVE_INFINITY)(1, total, total).description + "\n") + 2;
+  const room = Math.max(0, budgetTokens - gapTokens - (header.length === 0 ? 0 : counter.count(headerLine + "\n")));
+  const sampleTokens = gapTokens + averageLineTokens(lines);
+  const maxGroups = Math.max(1, Math.floor((room * LISTING_SHARES.samples) / sampleTokens));
+  const depth = chooseCutDepth(listing, maxGroups);
+  const groups = sampled(listingGroups(listing, depth), maxGroups);
+  const describeGap = listingGapNotice(context.resultId, listing, depth);
+  const blocks: LineBlock[] = [
+    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: Math.floor(room * LISTING_SHARES.head) },
+    ...groups.map((group): LineBlock => ({ start: group.start, end: group.start + 1, priority: 1, take: "all" })),
+    { start: 1, end: total, priority: 1, take: "tail", maxTokens: Math.floor(room * LISTING_SHARES.tail) },
+    ...roundRobin(groups, lines, budgetTokens),
+    { start: 0, end: total, priority: 3, take: "head" },
+  ];
+  return buildLineView(lines, blocks, { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap, header });
+};
+
+/** Estimated tokens of a typical line, from the bytes of up to 200 lines spread over the listing. */
+function averageLineTokens(lines: readonly string[]): number {
+  const step = Math.max(1, Math.floor(lines.length / 200));
+  let bytes = 0;
+  let count = 0;
+  for (let index = 0; index < lines.length; index += step, count++) bytes += utf8Length(lines[index] ?? "");
+  return count === 0 ? 1 : Math.max(1, Math.ceil(bytes / count / BYTES_PER_TOKEN));
+}
+
+/** At most `limit` groups: all when they fit, else the largest (then earliest), in listing order. */
+function sampled(groups: ListingGroup[], limit: number): ListingGroup[] {
+  if (groups.length <= limit) return groups;
+  const ranked = groups.map((group, order) => ({ group, order })).sort((a, b) => b.group.entries - a.group.entries || a.order - b.order);
+  return ranked
+    .slice(0, limit)
+    .sort((a, b) => a.order - b.order)
+    .map(({ group }) => group);
+}
+
+/**
+ * Priority 2: each group's 2nd line, then each group's 3rd …, while the lines'
+ * estimated tokens could still fit the budget (later blocks could only fail).
+ */
+function roundRobin(groups: readonly ListingGroup[], lines: readonly string[], budgetTokens: number): LineBlock[] {
+  const blocks: LineBlock[] = [];
+  let estimate = 0;
+  for (let offset = 1, added = true; added && estimate <= budgetTokens; offset++) {
+    added = false;
+    for (const group of groups) {
+      const index = group.start + offset;
+      if (index >= group.end) continue;
+      blocks.push({ start: index, end: index + 1, priority: 2, take: "all" });
+      estimate += Math.max(1, Math.floor(utf8Length(lines[index] ?? "") / MAX_BYTES_PER_TOKEN));
+      added = true;
+    }
+  }
+  return blocks;
+}

@@ -1,0 +1,152 @@
+import { projectCommand } from "./command/project-command.js";
+import { projectConversation } from "./conversation/project-conversation.js";
+import { projectEdit } from "./edit/project-edit.js";
+import { projectFileRead } from "./file-read/project-file-read.js";
+import { projectListing } from "./listing/project-listing.js";
+import { projectMixed, type StructuredTail } from "./mixed/project-mixed.js";
+import { projectSearch } from "./search/project-search.js";
+import { projectGeneric } from "./generic/project-generic.js";
+import { inferKind } from "./kinds/infer-kind.js";
+import { applyFieldView } from "./structured/apply-field-view.js";
+import { projectStructuredResult } from "./structured/project-structured-result.js";
+import { selectViewSpec } from "./structured/select-view-spec.js";
+import { jsonContinuation } from "./structured/structured-omission.js";
+import type { ViewSpec } from "./structured/view-spec.js";
+import type { Projector, ProjectorContext, ProjectorInput, ResultKind } from "./projectors/projector.js";
+import { splitLines } from "./split-lines.js";
+import { utf8Length } from "./utf8-length.js";
+
+/** A tool result as the projection core sees it (already joined into canonical text). */
+export interface ResultInput {
+  toolName: string;
+  /** The kind the caller declared; undefined asks Loupe to infer it. */
+  declaredKind: ResultKind | undefined;
+  /** The call's arguments as JSON text ("" when none). */
+  argsJson: string;
+  /** Canonical text: text and json parts joined with "\n". */
+  text: string;
+  /** True when every non-media part is JSON (a structured-only result). */
+  structuredOnly: boolean;
+  /** Set when the result has text and then one JSON part (its structured content): where the JSON starts. */
+  structuredTail?: StructuredTail;
+  isError: boolean;
+  exitCode: number | undefined;
+  timedOut: boolean;
+  durationMs: number | undefined;
+}
+
+/** Options for {@link projectResult}. */
+export interface ProjectOptions extends ProjectorContext {
+  /** The app the result comes from (selects field views). */
+  source?: string;
+  /** Declarative field views from configuration; a matching one shapes structured results. */
+  viewSpecs?: readonly ViewSpec[];
+}
+
+/**
+ * One part of the original a view left out: a line range (1-based,
+ * inclusive) or a JSON pointer (with an optional 0-based, end-exclusive item
+ * range), and the continuation that recovers it.
+ */
+export interface ViewOmission {
+  description: string;
+  continuationJson: string;
+  startLine?: number;
+  endLine?: number;
+  jsonPointer?: string;
+  itemStart?: number;
+  itemEnd?: number;
+}
+
+/** A first view of a result. */
+export interface ResultView {
+  text: string;
+  omissions: ViewOmission[];
+  /** True when the text already fit and comes back as it was. */
+  unchanged: boolean;
+  /** The kind used (declared or inferred). */
+  kind: ResultKind;
+}
+
+function parseArgs(argsJson: string): Record<string, unknown> {
+  if (argsJson === "") return {};
+  try {
+    const value: unknown = JSON.parse(argsJson);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    // Malformed args are refused by the gateway before projection; here they simply tell nothing.
+    return {};
+  }
+}
+
+/**
+ * A structured-only result as a JSON (or sectioned text) view, shaped first
+ * by the field view the configuration selects for its source, tool and the
+ * requested view; undefined when the text is not one JSON value.
+ */
+function projectStructuredText(text: string, toolName: string, options: ProjectOptions): Omit<ResultView, "kind"> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Several JSON parts joined, or JSON-looking text: projected as text instead.
+    return undefined;
+  }
+  const selected = options.viewSpecs ? selectViewSpec(options.viewSpecs, { source: options.source ?? "", toolName, view: options.view }) : undefined;
+  const shaped = selected ? applyFieldView(value, selected.view) : { value, dropped: [] };
+  const view = projectStructuredResult(shaped.value, options, { hasText: false });
+  const omissions: ViewOmission[] = view.omissions.map((omission) => ({ ...omission }));
+  if (selected && shaped.dropped.length > 0) {
+    const dropped = shaped.dropped.slice(0, 12).join(", ") + (shaped.dropped.length > 12 ? ", …" : "");
+    const continuation = jsonContinuation(options.resultId, "");
+    omissions.push({ description: `[loupe] view "${selected.name}" left out ${dropped}; the whole result: ${continuation || "not saved"}`, continuationJson: continuation, jsonPointer: "" });
+  }
+  return { text: view.text, unchanged: false, omissions };
+}
+
+const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
+  command: projectCommand,
+  file_read: projectFileRead,
+  search: projectSearch,
+  directory_list: projectListing,
+  conversation: projectConversation,
+  edit: projectEdit,
+  mcp: projectGeneric,
+  generic: projectGeneric,
+};
+
+/**
+ * Projects one result: unchanged when it already fits the budget and the
+ * byte cap; otherwise cut by the projector of its kind (declared, or inferred
+ * from tool name, args and content). Pure and deterministic.
+ */
+export function projectResult(input: ResultInput, options: ProjectOptions): ResultView {
+  const { text } = input;
+  const args = parseArgs(input.argsJson);
+  const kind = input.structuredOnly && input.declaredKind === undefined ? "structured" : inferKind({ toolName: input.toolName, args, text, declared: input.declaredKind });
+  // UTF-8 never takes fewer bytes than UTF-16 code units: a long text is over the cap without counting.
+  if (text.length <= options.maxViewBytes && utf8Length(text) <= options.maxViewBytes && options.counter.within(text, options.budgetTokens) !== false) {
+    return { text, omissions: [], unchanged: true, kind };
+  }
+  const projectorInput: ProjectorInput = {
+    text,
+    lines: splitLines(text),
+    toolName: input.toolName,
+    args,
+    isError: input.isError,
+    exitCode: input.exitCode,
+    timedOut: input.timedOut,
+    durationMs: input.durationMs,
+  };
+  if (kind === "structured") {
+    const structured = projectStructuredText(text, input.toolName, options);
+    if (structured) return { ...structured, kind };
+  }
+  const projector = PROJECTORS[kind] ?? projectGeneric;
+  if (input.structuredTail) {
+    const mixed = projectMixed(projectorInput, input.structuredTail, projector, options);
+    if (mixed) return { ...mixed, kind };
+  }
+  const view = projector(projectorInput, options);
+  return { ...view, kind };
+}

@@ -1,0 +1,40 @@
+import type { TokenCounter } from "../token-counter.js";
+
+/** Limits for {@link boundedLine}. */
+export interface BoundedLineOptions {
+  /** Most items named. */
+  maxItems: number;
+  /** Most tokens the whole line may cost (its "\n" included). */
+  maxTokens: number;
+  counter: TokenCounter;
+  /** What follows the named items when some are left out, e.g. `… and 5 more files`. */
+  more: (count: number) => string;
+}
+
+/**
+ * A notice line naming as many `items` as fit after `prefix` (joined with
+ * ", "), then `more(n)` for the rest; no trailing newline. Within
+ * `maxTokens` unless even `prefix` plus `more` do not fit, in which case that
+ * is returned anyway (the caller checks the budget). Counts only the short
+ * pieces it adds.
+ */
+export function boundedLine(prefix: string, items: readonly string[], options: BoundedLineOptions): string {
+  const { counter } = options;
+  const full = (count: number): string => {
+    const named = items.slice(0, count).join(", ");
+    if (count >= items.length) return prefix + named;
+    return prefix + named + (count > 0 ? ", " : "") + options.more(items.length - count);
+  };
+  let room = options.maxTokens - counter.count(full(0) + "\n");
+  let count = 0;
+  const limit = Math.min(options.maxItems, items.length);
+  while (count < limit) {
+    const cost = counter.count((items[count] ?? "") + ", ");
+    if (cost > room) break;
+    room -= cost;
+    count++;
+  }
+  // Per-item counts can differ slightly from the joined line's: check the line and name fewer if needed.
+  while (count > 0 && counter.within(full(count) + "\n", options.maxTokens) === false) count--;
+  return full(count);
+}

@@ -1,0 +1,128 @@
+import { createCachingCounter } from "../file-read/caching-counter.js";
+import { chooseWithin, headTailMask, reachWithin } from "../file-read/choose-within.js";
+import type { TextView } from "../head-tail-view.js";
+import { buildLineView, type LineViewOptions } from "../lines/build-line-view.js";
+import { lineGapNotice } from "../lines/gap-notice.js";
+import type { LineBlock } from "../lines/select-lines.js";
+import type { Projector } from "../projectors/projector.js";
+import type { TokenCounter } from "../token-counter.js";
+import { utf8Length } from "../utf8-length.js";
+import { GREP_LINE, parseGrepOutput, type GrepOutput } from "./parse-grep-output.js";
+import { commonDirectory, omittedFilesLine, searchCountsLine } from "./search-notices.js";
+import { searchedFileOf } from "./searched-file-of.js";
+
+/** Shares of the budget the two header notices may use: the per-file counts, and the files not shown. */
+export const SEARCH_NOTICE_SHARES = { counts: 0.1, omittedFiles: 0.15 } as const;
+
+/**
+ * Shares of the budget (after the header and one notice): the head, each
+ * file's first hit, the other hits, the tail; what is left goes to the head.
+ * Hit lines are chosen within their shares first (a scattered line costs a gap
+ * notice, about 50 tokens), and the head and tail take what they leave.
+ */
+export const SEARCH_SHARES = { head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2 } as const;
+
+/**
+ * Projects grep / rg / Grep output: every file first (its first hit line,
+ * and its heading in rg's heading mode), then the other hit lines spread over
+ * the files (each file's 2nd hit, then each file's 3rd …), then context lines
+ * from the head. Kept lines stay whole and in their original order; a header
+ * gives the match count per file, and when some files have no line in the
+ * view, a second header line names them with the original lines they span.
+ * Pure and deterministic.
+ */
+export const projectSearch: Projector = (input, context) => {
+  const { lines } = input;
+  const { budgetTokens } = context;
+  const counter = createCachingCounter(context.counter);
+  const command = typeof input.args["command"] === "string" ? input.args["command"] : "";
+  const grep = parseGrepOutput(lines, command === "" ? "" : (searchedFileOf(command) ?? ""));
+  const countsTokens = Math.floor(budgetTokens * SEARCH_NOTICE_SHARES.counts);
+  const counts = searchCountsLine(grep, countsTokens, counter);
+  const header = counter.within(counts + "\n", countsTokens) === false ? [] : [counts];
+  const describeGap = lineGapNotice(context.resultId);
+  const gapTokens = counter.count(describeGap(1, lines.length, lines.length).description + "\n") + 1;
+  const blocks = searchBlocks(grep, lines, { budgetTokens: budgetTokens - (header.length === 0 ? 0 : counter.count(counts + "\n")), gapTokens, counter });
+  const options: LineViewOptions = { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap, header };
+  const first = buildLineView(lines, blocks, options);
+  const missing = filesNotShown(grep, first);
+  if (missing.length === 0) return first;
+  // Make room for naming the missing files, select again, and name what is missing then.
+  const reserve = Math.floor(budgetTokens * SEARCH_NOTICE_SHARES.omittedFiles);
+  // Names are below the counts line's common directory; without that line, they are whole.
+  const base = header.length === 0 ? "" : commonDirectory(grep.files);
+  const reserved = Math.min(reserve, counter.count(omittedFilesLine(grep, missing, base, reserve, counter) + "\n"));
+  const second = buildLineView(lines, blocks, { ...options, budgetTokens: budgetTokens - reserved });
+  const stillMissing = filesNotShown(grep, second);
+  if (stillMissing.length === 0) return second;
+  // Files the counts line already names come last: naming the others first names more files in all.
+  const inCounts = (file: number): boolean => [": ", ", "].some((before) => counts.includes(`${before}${(grep.files[file] ?? "").slice(base.length)} `));
+  const ordered = [...stillMissing.filter((file) => !inCounts(file)), ...stillMissing.filter(inCounts)];
+  const notice = omittedFilesLine(grep, ordered, base, reserved, counter) + "\n";
+  const at = header.length === 0 ? 0 : second.text.indexOf("\n") + 1;
+  const text = second.text.slice(0, at) + notice + second.text.slice(at);
+  const fits = counter.within(text, budgetTokens) !== false && utf8Length(text) <= context.maxViewBytes;
+  return fits ? { ...second, text } : second;
+};
+
+/**
+ * Priority 0: the head (a share); each file's heading and first hit (a share);
+ * then the other hits round-robin over files (a share); priority 1: a short
+ * tail; priority 2: everything else from the head.
+ */
+function searchBlocks(grep: GrepOutput, lines: readonly string[], options: { budgetTokens: number; gapTokens: number; counter: TokenCounter }): LineBlock[] {
+  const { counter, gapTokens } = options;
+  const total = lines.length;
+  const room = Math.max(0, options.budgetTokens - gapTokens);
+  const headTokens = Math.floor(room * SEARCH_SHARES.head);
+  const tailTokens = Math.floor(room * SEARCH_SHARES.tail);
+  const expected = headTailMask(total, reachWithin(lines, 0, 1, headTokens, counter), reachWithin(lines, total - 1, -1, tailTokens, counter) + 1);
+  const choose = (candidates: Iterable<number>, share: number): number[] => {
+    const chosen = chooseWithin({ lines, candidates, expected, maxTokens: Math.floor(room * share), gapTokens, counter });
+    for (const index of chosen) expected[index] = 1;
+    return chosen;
+  };
+  const hits = [...choose(firstHits(grep), SEARCH_SHARES.firstHits), ...choose(laterHits(grep), SEARCH_SHARES.laterHits)];
+  return [
+    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens },
+    ...hits.map((index): LineBlock => ({ start: index, end: index + 1, priority: 0, take: "all" })),
+    { start: 1, end: total, priority: 1, take: "tail", maxTokens: tailTokens },
+    { start: 0, end: total, priority: 2, take: "head" },
+    // What the head leaves (less than its next line) may still hold a short line above the tail.
+    { start: 1, end: total, priority: 3, take: "tail" },
+  ];
+}
+
+/** Each file's heading (rg's heading mode) and first hit, in file order. */
+function firstHits(grep: GrepOutput): number[] {
+  const headings = new Map<number, number>();
+  grep.roles.forEach((role, index) => {
+    const file = grep.fileOf[index] ?? -1;
+    if (role === GREP_LINE.heading && !headings.has(file)) headings.set(file, index);
+  });
+  return grep.hits.flatMap((hits, file) => [headings.get(file), hits[0]].filter((index) => index !== undefined));
+}
+
+/** Each file's 2nd hit, then each file's 3rd hit … */
+function* laterHits(grep: GrepOutput): Generator<number> {
+  for (let rank = 1, more = true; more; rank++) {
+    more = false;
+    for (const hits of grep.hits) {
+      const index = hits[rank];
+      if (index === undefined) continue;
+      more = true;
+      yield index;
+    }
+  }
+}
+
+/** Named files none of whose lines the view keeps. */
+function filesNotShown(grep: GrepOutput, view: TextView): number[] {
+  const omitted = new Uint8Array(grep.roles.length);
+  for (const omission of view.omissions) omitted.fill(1, omission.startLine - 1, omission.endLine);
+  const shown = new Uint8Array(grep.files.length);
+  grep.fileOf.forEach((file, index) => {
+    if (file >= 0 && omitted[index] === 0) shown[file] = 1;
+  });
+  return grep.files.flatMap((name, file) => (shown[file] === 1 || name === "" ? [] : [file]));
+}

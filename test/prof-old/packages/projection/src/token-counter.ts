@@ -1,0 +1,31 @@
+import { countTokens as countO200k, isWithinTokenLimit as withinO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens as countCl100k, isWithinTokenLimit as withinCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+
+/** Tokenizer encodings Loupe counts with. */
+export type TokenEncoding = "o200k_base" | "cl100k_base";
+
+/** Counts tokens of text exactly with one encoding. */
+export interface TokenCounter {
+  readonly encoding: TokenEncoding;
+  /** Exact token count. Cost is linear in the text: call it on what decides a view, not on whole inputs. */
+  count(text: string): number;
+  /** The count when it is at most `limit`, else false; stops early past the limit. */
+  within(text: string, limit: number): number | false;
+}
+
+// Tool output may contain text such as "<|endoftext|>": it is data, never a control token.
+// No token of o200k_base or cl100k_base spans more characters than this, so a text longer than
+// (limit + 1) × this is over the limit without counting (BPE is slow on long runs of one character).
+const MAX_TOKEN_CHARS = 256;
+const ALL_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Creates a counter for `encoding` (default o200k_base, the encoding of current OpenAI models). */
+export function createTokenCounter(encoding: TokenEncoding = "o200k_base"): TokenCounter {
+  const count = encoding === "o200k_base" ? countO200k : countCl100k;
+  const within = encoding === "o200k_base" ? withinO200k : withinCl100k;
+  return {
+    encoding,
+    count: (text) => count(text, ALL_TEXT),
+    within: (text, limit) => (text.length > (limit + 1) * MAX_TOKEN_CHARS ? false : within(text, limit, ALL_TEXT)),
+  };
+}
