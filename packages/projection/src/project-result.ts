@@ -13,6 +13,7 @@ import { selectViewSpec } from "./structured/select-view-spec.js";
 import { jsonContinuation } from "./structured/structured-omission.js";
 import type { ViewSpec } from "./structured/view-spec.js";
 import type { Projector, ProjectorContext, ProjectorInput, ResultKind } from "./projectors/projector.js";
+import { createCachingCounter } from "./file-read/caching-counter.js";
 import { splitLines } from "./split-lines.js";
 import { utf8Length } from "./utf8-length.js";
 
@@ -120,8 +121,10 @@ const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
  * byte cap; otherwise cut by the projector of its kind (declared, or inferred
  * from tool name, args and content). Pure and deterministic.
  */
-export function projectResult(input: ResultInput, options: ProjectOptions): ResultView {
+export function projectResult(input: ResultInput, given: ProjectOptions): ResultView {
   const { text } = input;
+  // One cache of line counts for the whole call: the fit check, the projector's shares, the selection and the final check.
+  const options: ProjectOptions = { ...given, counter: createCachingCounter(given.counter) };
   const args = parseArgs(input.argsJson);
   const kind = input.structuredOnly && input.declaredKind === undefined ? "structured" : inferKind({ toolName: input.toolName, args, text, declared: input.declaredKind });
   // UTF-8 never takes fewer bytes than UTF-16 code units: a long text is over the cap without counting.

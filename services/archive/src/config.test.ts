@@ -13,7 +13,7 @@ describe("archive loadConfig()", () => {
 
   it("reads the S3 settings", () => {
     const config = loadConfig({ LOUPE_ARCHIVE_BACKEND: "s3", LOUPE_S3_ENDPOINT: "http://127.0.0.1:7480", LOUPE_S3_BUCKET: "b", LOUPE_S3_FORCE_PATH_STYLE: "false" });
-    assert.deepEqual(config.s3, { endpoint: "http://127.0.0.1:7480", bucket: "b", region: "us-east-1", forcePathStyle: false });
+    assert.deepEqual(config.s3, { endpoint: "http://127.0.0.1:7480", bucket: "b", region: "us-east-1", forcePathStyle: false, requestTimeoutMs: 60_000 });
   });
 
   it("reports every bad variable at once", () => {

@@ -13,7 +13,7 @@ export interface ArchiveConfig {
   backend: ArchiveBackend;
   /** Filesystem backend root: `<dataDir>/archive`. */
   dataDir: string;
-  s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean };
+  s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean; requestTimeoutMs: number };
   maxResultBytes: number;
   retentionDays: number;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -25,6 +25,8 @@ export const DEFAULT_DATA_DIR = "./.loupe";
 export const DEFAULT_S3_BUCKET = "loupe-archive";
 export const DEFAULT_S3_REGION = "us-east-1";
 export const DEFAULT_RETENTION_DAYS = 7;
+/** How long an S3 request may go without progress; generous, since a large result streams in one PUT. */
+export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * Reads the archive's LOUPE_* variables. Reports every bad variable at once.
@@ -44,6 +46,7 @@ export function loadConfig(env: Env = process.env): ArchiveConfig {
       bucket: readString(env, "LOUPE_S3_BUCKET", DEFAULT_S3_BUCKET),
       region: readString(env, "LOUPE_S3_REGION", DEFAULT_S3_REGION),
       forcePathStyle: readBool(env, "LOUPE_S3_FORCE_PATH_STYLE", true, problems),
+      requestTimeoutMs: readInt(env, "LOUPE_S3_REQUEST_TIMEOUT_MS", DEFAULT_S3_REQUEST_TIMEOUT_MS, problems, { min: 100, max: 3_600_000 }),
     },
     maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS, problems, { min: 1, max: 3650 }),

@@ -65,7 +65,10 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   const options = signal ? { signal } : {};
   let deduplicated = await store.exists(blobKey(tenant, sha), options);
   if (!deduplicated) {
-    deduplicated = (await store.put(blobKey(tenant, sha), chunks, { ifAbsent: true, ...options })) === "exists";
+    // With the size known the store sends one conditional PUT (atomic even where a multipart
+    // completion is not conditional), so concurrent writers of one content store it once.
+    const size = header.sizeBytes > 0n ? { sizeBytes: Number(header.sizeBytes) } : {};
+    deduplicated = (await store.put(blobKey(tenant, sha), chunks, { ifAbsent: true, ...size, ...options })) === "exists";
   }
   // The store may leave a stream unread when the blob exists: read (and verify) the rest.
   for await (const _chunk of chunks);

@@ -39,6 +39,7 @@ export async function createArchiveStore(config: ArchiveConfig): Promise<Archive
     region: config.s3.region,
     bucket: config.s3.bucket,
     forcePathStyle: config.s3.forcePathStyle,
+    requestTimeoutMs: config.s3.requestTimeoutMs,
     createBucketIfMissing: true,
     ...(config.s3.endpoint === undefined ? {} : { endpoint: config.s3.endpoint }),
   });

@@ -19,4 +19,23 @@ describe("createCachingCounter()", () => {
       { numRuns: 200 },
     );
   });
+
+  it("counts long texts by their segments exactly as the counter does, limits included", () => {
+    const line = fc.constantFrom("def f(x):\n", "  return x + 1\n", "/usr/lib/x\n", "}\n", "\n", "   \n", "\u00a0x\n", "\u{1F600} é\n", "a".repeat(300) + "\n");
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 20, maxLength: 80 }), fc.integer({ min: 0, max: 600 }), (lines, limit) => {
+        const text = lines.join("");
+        const caching = createCachingCounter(counter);
+        assert.equal(caching.within(text, limit), counter.within(text, limit));
+        assert.equal(caching.count(text), counter.count(text));
+        assert.equal(caching.within(text, limit), counter.within(text, limit));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("returns a caching counter unchanged when wrapped again", () => {
+    const caching = createCachingCounter(counter);
+    assert.equal(createCachingCounter(caching), caching);
+  });
 });

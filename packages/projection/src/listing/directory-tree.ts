@@ -4,7 +4,9 @@ export interface DirectoryTree {
   add(path: string): number;
   /** The id of `path` when registered. */
   find(path: string): number | undefined;
-  /** Per id: the parent's id (-1 for the root), depth (root 0), and path as printed. */
+  /** The id of `path` when registered, given the id of its parent (`parentPath(path)`); cheaper than `find`, as only the last name is looked up. */
+  child(parent: number, path: string): number | undefined;
+  /** Per id: the parent's id (-1 for the root; always smaller than the id), depth (root 0), and path as printed. */
   readonly parent: number[];
   readonly depth: number[];
   readonly path: string[];
@@ -26,6 +28,8 @@ export function createDirectoryTree(): DirectoryTree {
   const parent = [-1];
   const depth = [0];
   const path = [""];
+  // Per id: its children by the name after the parent's path (see nameIn).
+  const children: (Map<string, number> | undefined)[] = [];
   // Consecutive lines mostly sit in one directory: remember the last answer.
   let lastName = "";
   let lastId = 0;
@@ -33,7 +37,8 @@ export function createDirectoryTree(): DirectoryTree {
     if (name === lastName) return lastId;
     const known = ids.get(name);
     if (known !== undefined) {
-      [lastName, lastId] = [name, known];
+      lastName = name;
+      lastId = known;
       return known;
     }
     // Register missing ancestors first, without recursion (paths can be deep).
@@ -47,12 +52,16 @@ export function createDirectoryTree(): DirectoryTree {
     for (const item of missing.reverse()) {
       const id = path.length;
       ids.set(item, id);
+      const siblings = children[above] ?? new Map<string, number>();
+      children[above] = siblings;
+      siblings.set(nameIn(path[above] ?? "", item), id);
       parent.push(above);
       depth.push((depth[above] ?? 0) + 1);
       path.push(item);
       above = id;
     }
-    [lastName, lastId] = [name, above];
+    lastName = name;
+    lastId = above;
     return above;
   };
   const commonAncestor = (first: number, second: number): number => {
@@ -66,5 +75,12 @@ export function createDirectoryTree(): DirectoryTree {
     }
     return a;
   };
-  return { add, find: (name) => ids.get(name), parent, depth, path, commonAncestor };
+  const child = (id: number, name: string): number | undefined => children[id]?.get(nameIn(path[id] ?? "", name));
+  return { add, find: (name) => ids.get(name), child, parent, depth, path, commonAncestor };
+}
+
+/** What a path adds to its parent's: "a/b/c" in "a/b" → "c", "/a" in "/" → "a", "a" in "" → "a". */
+function nameIn(parent: string, path: string): string {
+  if (parent === "") return path;
+  return path.slice(parent === "/" ? 1 : parent.length + 1);
 }

@@ -19,8 +19,11 @@ export function directoryLabel(path: string): string {
 export function subtreeEntries(listing: Listing): Int32Array {
   const { tree, parentOf } = listing;
   const counts = new Int32Array(tree.path.length);
-  for (const parent of parentOf) {
-    for (let dir = parent; dir !== -1; dir = tree.parent[dir] ?? -1) counts[dir] = (counts[dir] ?? 0) + 1;
+  for (const parent of parentOf) if (parent !== -1) counts[parent] = (counts[parent] ?? 0) + 1;
+  // A directory's id is larger than its parent's (ancestors are registered first): add children up, deepest first.
+  for (let id = counts.length - 1; id > 0; id--) {
+    const parent = tree.parent[id] ?? 0;
+    counts[parent] = (counts[parent] ?? 0) + (counts[id] ?? 0);
   }
   return counts;
 }
@@ -35,17 +38,23 @@ export function subtreeEntries(listing: Listing): Int32Array {
 export function listingHeader(listing: Listing, subtree: Int32Array, maxTokens: number, counter: TokenCounter): string {
   const { tree, parentOf } = listing;
   const total = subtree[0] ?? 0;
-  const holding = new Set<number>();
-  for (const parent of parentOf) if (parent !== -1) holding.add(parent);
+  const holds = new Uint8Array(tree.path.length);
+  let holding = 0;
+  for (const parent of parentOf) {
+    if (parent === -1 || holds[parent] === 1) continue;
+    holds[parent] = 1;
+    holding++;
+  }
   const base = baseDirectory(listing);
-  const named = tree.path
+  const ranked = tree.path
     .map((_, id) => id)
     .filter((id) => (subtree[id] ?? 0) > 0 && (tree.depth[id] ?? 0) > (tree.depth[base] ?? 0))
-    .sort((a, b) => (tree.depth[a] ?? 0) - (tree.depth[b] ?? 0) || (subtree[b] ?? 0) - (subtree[a] ?? 0) || a - b)
-    .map((id) => `${directoryLabel(tree.path[id] ?? "")} ${formatNumber(subtree[id] ?? 0)}`);
-  const directories = `${formatNumber(holding.size)} ${holding.size === 1 ? "directory" : "directories"}`;
-  const prefix = `[loupe] ${entries(total)} in ${directories}${named.length > 0 ? "; " : ""}`;
-  return boundedLine(prefix, named, { maxItems: MAX_NAMED_DIRECTORIES, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` });
+    .sort((a, b) => (tree.depth[a] ?? 0) - (tree.depth[b] ?? 0) || (subtree[b] ?? 0) - (subtree[a] ?? 0) || a - b);
+  // Only the first directories can be named: label those.
+  const named = ranked.slice(0, MAX_NAMED_DIRECTORIES).map((id) => `${directoryLabel(tree.path[id] ?? "")} ${formatNumber(subtree[id] ?? 0)}`);
+  const directories = `${formatNumber(holding)} ${holding === 1 ? "directory" : "directories"}`;
+  const prefix = `[loupe] ${entries(total)} in ${directories}${ranked.length > 0 ? "; " : ""}`;
+  return boundedLine(prefix, named, { maxItems: MAX_NAMED_DIRECTORIES, totalItems: ranked.length, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` });
 }
 
 /** The deepest directory every line of the listing is about (the directory listed). */

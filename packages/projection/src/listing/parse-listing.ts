@@ -65,16 +65,26 @@ function isLsHeader(lines: readonly string[], index: number): boolean {
 }
 
 function parsePaths(lines: readonly string[], listing: Listing): void {
-  const { tree } = listing;
-  const paths = lines.map((line) => (NOTE.test(line) ? undefined : entryName(line)));
-  for (const path of paths) if (path !== undefined && path !== "") tree.add(parentPath(path));
-  paths.forEach((path, index) => {
-    if (path === undefined || path === "") return;
-    const parent = tree.add(parentPath(path));
-    listing.isEntry[index] = 1;
-    listing.parentOf[index] = parent;
-    listing.nodeOf[index] = tree.find(path) ?? parent;
-  });
+  const { tree, isEntry, parentOf, nodeOf } = listing;
+  const paths: (string | undefined)[] = new Array<string | undefined>(lines.length);
+  // Every entry's directory first, so a line naming a directory can be recognized below.
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? "";
+    if (NOTE.test(line)) continue;
+    const path = entryName(line);
+    if (path === "") continue;
+    paths[index] = path;
+    isEntry[index] = 1;
+    parentOf[index] = tree.add(parentPath(path));
+  }
+  for (let index = 0; index < lines.length; index++) {
+    const path = paths[index];
+    if (path === undefined) continue;
+    // A directory's contents usually follow it: the next entry's directory is then this one.
+    const next = index + 1 < lines.length ? (parentOf[index + 1] ?? -1) : -1;
+    const parent = parentOf[index] ?? 0;
+    nodeOf[index] = next !== -1 && tree.path[next] === path ? next : (tree.child(parent, path) ?? parent);
+  }
 }
 
 function parseLsBlocks(lines: readonly string[], listing: Listing): void {

@@ -8,6 +8,8 @@ export interface BoundedLineOptions {
   maxTokens: number;
   counter: TokenCounter;
   /** What follows the named items when some are left out, e.g. `… and 5 more files`. */
+  /** How many items there are when `items` holds only the first ones (at least `maxItems` of them); default `items.length`. */
+  totalItems?: number;
   more: (count: number) => string;
 }
 
@@ -20,10 +22,11 @@ export interface BoundedLineOptions {
  */
 export function boundedLine(prefix: string, items: readonly string[], options: BoundedLineOptions): string {
   const { counter } = options;
+  const total = options.totalItems ?? items.length;
   const full = (count: number): string => {
     const named = items.slice(0, count).join(", ");
-    if (count >= items.length) return prefix + named;
-    return prefix + named + (count > 0 ? ", " : "") + options.more(items.length - count);
+    if (count >= total) return prefix + named;
+    return prefix + named + (count > 0 ? ", " : "") + options.more(total - count);
   };
   let room = options.maxTokens - counter.count(full(0) + "\n");
   let count = 0;

@@ -51,7 +51,7 @@ export function parseGrepOutput(lines: readonly string[], singleFile = ""): Grep
   let lastId = -1;
   for (let index = 0; index < total; index++) {
     const line = lines[index] ?? "";
-    if (line.startsWith(last) && /^\d+:/.test(line.slice(last.length))) {
+    if (line.startsWith(last) && numberThenColon(line, last.length)) {
       roles[index] = GREP_LINE.hit;
       fileOf[index] = lastId;
       continue;
@@ -108,6 +108,14 @@ function attachContext(lines: readonly string[], roles: Uint8Array, fileOf: Int3
     roles[index] = GREP_LINE.context;
     fileOf[index] = candidate;
   }
+}
+
+/** True when `line` has one or more digits and then ":" at `from` (/^\d+:/ there, without slicing). */
+function numberThenColon(line: string, from: number): boolean {
+  let index = from;
+  let code = line.charCodeAt(index);
+  while (code >= 0x30 && code <= 0x39) code = line.charCodeAt(++index);
+  return index > from && code === 0x3a;
 }
 
 function startsWithFile(line: string, files: readonly string[], id: number): boolean {

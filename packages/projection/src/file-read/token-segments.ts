@@ -1,0 +1,44 @@
+const WHITESPACE = /\s/;
+
+/**
+ * Splits text into runs of whole lines whose token counts add up to the
+ * count of the whole text, in o200k_base and cl100k_base alike. Both
+ * tokenizers first cut the text into pieces with a regular expression and
+ * encode each piece on its own; a piece reaches past a line's "\n" only when
+ * the next line starts with "\r" or "\n" (`\s*[\r\n]+`), with "/" after a
+ * line ending in punctuation (o200k's `[^\s\p{L}\p{N}]+[\r\n/]*`), with blanks
+ * followed by one of those or by the end of the text, or with other
+ * whitespace. So the text is split only before a line that starts, after
+ * spaces and tabs, with a character that is not whitespace, and is "/" only
+ * after a line ending in an ASCII letter or digit: there the piece before
+ * ends at the "\n", and the next piece starts the line exactly as it would
+ * start the line alone. Joining the segments gives back the text.
+ */
+export function* tokenSegments(text: string): Generator<string> {
+  let start = 0;
+  let newline = text.indexOf("\n");
+  while (newline !== -1 && newline + 1 < text.length) {
+    const next = newline + 1;
+    if (startsPiece(text, next)) {
+      yield text.slice(start, next);
+      start = next;
+    }
+    newline = text.indexOf("\n", next);
+  }
+  if (start < text.length) yield start === 0 ? text : text.slice(start);
+}
+
+function startsPiece(text: string, at: number): boolean {
+  let index = at;
+  let code = text.charCodeAt(index);
+  while (code === 0x20 || code === 0x09) code = text.charCodeAt(++index);
+  // NaN (the end of the text) fails every comparison.
+  // "/" continues a piece only of punctuation before the "\n": safe after a letter or digit.
+  if (code === 0x2f) return isAsciiAlphanumeric(text.charCodeAt(text.charCodeAt(at - 2) === 0x0d ? at - 3 : at - 2));
+  if (code > 0x20 && code < 0x7f) return true;
+  return code >= 0x80 && !WHITESPACE.test(text.charAt(index));
+}
+
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
