@@ -3,9 +3,11 @@ import { AppError } from "@loupe/errors";
 import type { ServiceHandlers } from "@loupe/grpc";
 import type { ArchiveService } from "@loupe/proto";
 import type { LineIndexCache } from "./line-index-cache.js";
+import { defaultPatternMatcher } from "./pattern-worker.js";
 import { putResult } from "./put-result.js";
 import { readRange } from "./read-range.js";
 import { loadRecord, toResultRecord } from "./result-record.js";
+import { searchResult } from "./search-result.js";
 import { tenantFromMetadata } from "./tenant.js";
 
 /** What the archive's handlers need. */
@@ -53,8 +55,12 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
       const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
       return { record: toResultRecord(record) };
     },
-    search() {
-      return Promise.reject(new AppError("unimplemented", "archive search is not available yet"));
+    async search(request, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
+      const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
+      const found = await searchResult(store, tenant, shaOf(record.revision), index, request, { matcher: defaultPatternMatcher(), signal: context.signal });
+      return { ...found, record: toResultRecord(record) };
     },
   };
 }

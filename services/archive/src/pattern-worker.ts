@@ -1,4 +1,5 @@
 import { AppError } from "@loupe/errors";
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 
 /** A validated pattern as the worker compiles it. */
@@ -43,8 +44,11 @@ export interface PatternMatcher {
 
 /** Largest `limit` a job may ask for (the size of each worker's shared result area). */
 export const MAX_MATCHES_PER_JOB = 1000;
-/** Workers that may match at once (default); more searches wait for one. */
-export const DEFAULT_MAX_WORKERS = 4;
+/**
+ * Workers that may match at once (default): all cores but one, at most 4, so hostile patterns can never take
+ * the CPU the event loop needs; more searches wait for a worker (the wait counts against their deadline).
+ */
+export const DEFAULT_MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 // Shared Int32 layout: [0] line being matched (then lines scanned), [1] matches so far, then (line, index) pairs.
 // The main thread reads it after terminating a worker at the deadline, so no message is needed to learn progress.
@@ -100,7 +104,7 @@ function readOutcome(state: Int32Array, scannedLines: number, stoppedBy: MatchOu
 }
 
 /**
- * Creates a pool of at most `maxWorkers` (default 4) matcher threads, started on first use and kept idle
+ * Creates a pool of at most `maxWorkers` (default {@link DEFAULT_MAX_WORKERS}) matcher threads, started on first use and kept idle
  * between jobs (a fresh worker costs tens of milliseconds; a reused one well under one). A worker stopped
  * at a deadline is terminated and replaced by a fresh one on demand.
  */

@@ -138,6 +138,50 @@ function parseRequest(request: SearchRequest, lineCount: number): { pattern: Com
   return { pattern, context: request.contextLines, maxMatches, fromLine };
 }
 
+interface Scan {
+  context: number;
+  found: FoundMatch[];
+  /** Matches still short of after-context lines. */
+  pending: FoundMatch[];
+  /** The last `context` lines before the current window. */
+  recent: string[];
+  answerChars: number;
+}
+
+const lengthOf = (texts: string[]): number => texts.reduce((sum, text) => sum + text.length, 0);
+
+function fillPending(scan: Scan, window: Window, lineAt: (line: number) => string): void {
+  for (const match of scan.pending.splice(0)) {
+    for (let line = 0; line < window.lineCount && match.after.length < scan.context; line++) match.after.push(cut(lineAt(line)));
+    if (match.after.length < scan.context) scan.pending.push(match);
+  }
+}
+
+/** Adds the worker's matches of a window with their context; false when the answer is full. */
+function collect(scan: Scan, window: Window, windowLine: number, lineAt: (line: number) => string, matches: Array<{ line: number; index: number }>): boolean {
+  const { context } = scan;
+  for (const { line, index } of matches) {
+    const inWindow = Math.min(line, context);
+    const candidates = [...scan.recent, ...Array.from({ length: inWindow }, (_, position) => cut(lineAt(line - inWindow + position)))];
+    const before = candidates.slice(Math.max(0, candidates.length - context));
+    const after: string[] = [];
+    for (let next = line + 1; next < window.lineCount && after.length < context; next++) after.push(cut(lineAt(next)));
+    const match: FoundMatch = { line: windowLine + line, text: cut(lineAt(line), index), before, after };
+    scan.found.push(match);
+    if (after.length < context) scan.pending.push(match);
+    scan.answerChars += match.text.length + lengthOf(before) + lengthOf(after);
+    if (scan.answerChars > MAX_ANSWER_CHARS) return false;
+  }
+  return true;
+}
+
+function rememberTail(scan: Scan, window: Window, lineAt: (line: number) => string): void {
+  if (scan.context === 0) return;
+  const tail = Math.min(scan.context, window.lineCount);
+  const lines = Array.from({ length: tail }, (_, position) => cut(lineAt(window.lineCount - tail + position)));
+  scan.recent = [...scan.recent, ...lines].slice(-scan.context);
+}
+
 /**
  * Finds the lines of a blob that match a pattern, from `from_line` on, with up to `context_lines` lines
  * before and after each (context may precede `from_line`). Reads whole lines in ~1 MiB ranged reads and
@@ -148,55 +192,39 @@ function parseRequest(request: SearchRequest, lineCount: number): { pattern: Com
  * returned. Lines are matched without their "\n" (and a trailing "\r"); lines longer than 8 MiB only on
  * their first 8 MiB; answered lines longer than 2,000 characters are cut (around the match) and marked "…".
  * @throws AppError `invalid_argument` (pattern, context_lines, from_line), `deadline_exceeded` (one line took
- * the whole deadline: the answer names it), `cancelled`
+ * the whole deadline: the message names it), `cancelled`
  */
 export async function searchResult(store: ArchiveStore, tenant: string, sha: string, index: LineIndex, request: SearchRequest, options: SearchOptions): Promise<SearchOutcome> {
   const { pattern, context, maxMatches, fromLine } = parseRequest(request, index.lineCount);
-  const deadlineAt = performance.now() + (options.deadlineMs ?? DEFAULT_SEARCH_DEADLINE_MS);
+  const deadlineMs = options.deadlineMs ?? DEFAULT_SEARCH_DEADLINE_MS;
+  const deadlineAt = performance.now() + deadlineMs;
   const blob: Blob = { store, key: blobKey(tenant, sha), index, signal: options.signal };
-  const found: FoundMatch[] = [];
-  const pending: FoundMatch[] = [];
-  let recent: string[] = [];
+  const scan: Scan = { context, found: [], pending: [], recent: [], answerChars: 0 };
   let windowLine = Math.max(1, fromLine - context);
   let byte = fromLine > index.lineCount ? index.sizeBytes : await lineStart(blob, windowLine);
+  // 0 while matching; then the line to continue from (-1: stopped, nothing left to search).
   let nextLine = 0;
-  let answerChars = 0;
-  while (byte < index.sizeBytes && (nextLine === 0 || pending.length > 0)) {
+  while (byte < index.sizeBytes && (nextLine === 0 || scan.pending.length > 0)) {
     const window = await readWindow(blob, byte);
     const lineAt = windowLines(window.bytes);
-    for (const match of pending.splice(0)) {
-      for (let line = 0; line < window.lineCount && match.after.length < context; line++) match.after.push(cut(lineAt(line)));
-      if (match.after.length < context) pending.push(match);
-    }
+    fillPending(scan, window, lineAt);
     if (nextLine === 0) {
-      const startAt = Math.max(0, fromLine - windowLine);
-      const outcome = await options.matcher.match({ bytes: window.bytes, lineCount: window.lineCount, startAt, limit: maxMatches - found.length, pattern, deadlineAt, ...(options.signal ? { signal: options.signal } : {}) });
-      for (const { line, index: at } of outcome.matches) {
-        const before = [...recent, ...Array.from({ length: line }, (_, position) => lineAt(position))].slice(-context || Infinity).slice(context === 0 ? Infinity : 0).map((text) => cut(text));
-        const after: string[] = [];
-        for (let next = line + 1; next < window.lineCount && after.length < context; next++) after.push(cut(lineAt(next)));
-        const match: FoundMatch = { line: windowLine + line, text: cut(lineAt(line), at), before, after };
-        found.push(match);
-        if (after.length < context) pending.push(match);
-        answerChars += match.text.length + before.reduce((sum, text) => sum + text.length, 0) + after.reduce((sum, text) => sum + text.length, 0);
-        if (answerChars > MAX_ANSWER_CHARS) break;
-      }
-      const last = found[found.length - 1];
+      const limit = maxMatches - scan.found.length;
+      const outcome = await options.matcher.match({ bytes: window.bytes, lineCount: window.lineCount, startAt: Math.max(0, fromLine - windowLine), limit, pattern, deadlineAt, ...(options.signal ? { signal: options.signal } : {}) });
+      const roomLeft = collect(scan, window, windowLine, lineAt, outcome.matches);
+      const last = scan.found[scan.found.length - 1];
       if (outcome.stoppedBy === "deadline") {
-        nextLine = windowLine + outcome.scannedLines;
-        if (nextLine <= fromLine) throw new AppError("deadline_exceeded", `pattern took longer than the deadline on one line [line=${String(fromLine)}, deadline_ms=${String(options.deadlineMs ?? DEFAULT_SEARCH_DEADLINE_MS)}]`);
-        found.splice(found.findIndex((match) => match.line >= nextLine) >>> 0);
-      } else if (last && (found.length >= maxMatches || answerChars > MAX_ANSWER_CHARS)) {
-        nextLine = last.line + 1 > index.lineCount ? -1 : last.line + 1;
-        found.splice(found.indexOf(last) + 1);
-      } else if (performance.now() >= deadlineAt && window.nextByte < index.sizeBytes) {
+        nextLine = windowLine + outcome.scannedLines > index.lineCount ? -1 : windowLine + outcome.scannedLines;
+        if (nextLine !== -1 && nextLine <= fromLine) throw new AppError("deadline_exceeded", `pattern took longer than the deadline on one line; search from the next line or simplify it [line=${String(fromLine)}, deadline_ms=${String(deadlineMs)}]`);
+      } else if (last && (!roomLeft || scan.found.length >= maxMatches)) {
+        nextLine = last.line < index.lineCount ? last.line + 1 : -1;
+      } else if (performance.now() >= deadlineAt && window.nextByte < index.sizeBytes && windowLine + window.lineCount > fromLine) {
         nextLine = windowLine + window.lineCount;
       }
-      pending.splice(0, pending.length, ...pending.filter((match) => found.includes(match)));
-      recent = context === 0 ? [] : [...recent, ...Array.from({ length: Math.min(context, window.lineCount) }, (_, position) => lineAt(window.lineCount - Math.min(context, window.lineCount) + position))].slice(-context);
+      rememberTail(scan, window, lineAt);
     }
     byte = window.nextByte;
     windowLine += window.lineCount;
   }
-  return { matches: found, matchCount: found.length, nextLine: Math.max(0, nextLine) };
+  return { matches: scan.found, matchCount: scan.found.length, nextLine: Math.max(0, nextLine) };
 }

@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createGrpcClient } from "@loupe/grpc";
-import { ArchiveService, type PutHeaderSchema, type ReadRequestSchema, type ReadResponse, type ResultRecord } from "@loupe/proto";
+import { ArchiveService, type PutHeaderSchema, type ReadRequestSchema, type ReadResponse, type ResultRecord, type SearchRequestSchema, type SearchResponse } from "@loupe/proto";
 
 /** Bytes per Put chunk: small enough to stream, large enough to keep calls few. */
 export const PUT_CHUNK_BYTES = 256 * 1024;
@@ -11,6 +11,7 @@ export interface ArchiveClient {
   /** Streams one result to the archive; rejects with AppError (deadline_exceeded past `timeoutMs`, unavailable when down). */
   put(tenant: string, header: MessageInitShape<typeof PutHeaderSchema>, bytes: Uint8Array, timeoutMs: number): Promise<ResultRecord>;
   read(tenant: string, request: MessageInitShape<typeof ReadRequestSchema>, signal?: AbortSignal): Promise<ReadResponse>;
+  search(tenant: string, request: MessageInitShape<typeof SearchRequestSchema>, signal?: AbortSignal): Promise<SearchResponse>;
   close(): void;
 }
 
@@ -32,6 +33,9 @@ export function createArchiveClient(address: string, maxResultBytes: number): Ar
     },
     read(tenant, request, signal) {
       return client.read(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    search(tenant, request, signal) {
+      return client.search(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
     },
     close: () => client.close(),
   };

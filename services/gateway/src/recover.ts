@@ -8,7 +8,8 @@ import { decodeCursor, encodeCursor, type CursorState } from "./cursor.js";
 import { markStale } from "./mark-stale.js";
 import type { PathRevisions } from "./path-revisions.js";
 import { recoverJson } from "./recover-json.js";
-import { validateRecoverRequest } from "./validate-recover.js";
+import { isPatternCursor, recoverPattern } from "./recover-pattern.js";
+import { validatePatternRequest, validateRecoverRequest } from "./validate-recover.js";
 
 type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
 
@@ -44,6 +45,10 @@ function completePrefixLength(bytes: Uint8Array): number {
  * @throws AppError `invalid_argument`, `not_found`, `failed_precondition` (revision differs)
  */
 export async function recover(request: RecoverRequest, tenant: string, deps: RecoverDeps, signal?: AbortSignal): Promise<RecoverResponseInit> {
+  if (request.pattern !== "" || (request.cursor !== "" && isPatternCursor(request.cursor))) {
+    validatePatternRequest(request);
+    return recoverPattern(request, tenant, deps, signal);
+  }
   const selector = validateRecoverRequest(request);
   const budgetTokens = Math.min(request.budgetTokens === 0 ? deps.defaultBudgetTokens : request.budgetTokens, MAX_BUDGET_TOKENS);
   const windowBytes = budgetTokens * WINDOW_BYTES_PER_TOKEN;

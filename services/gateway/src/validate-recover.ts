@@ -17,7 +17,6 @@ export function validateRecoverRequest(request: RecoverRequest): RecoverSelector
   if (request.startByte !== undefined || request.endByte !== undefined) selectors.push("bytes");
   if (request.jsonPointer !== undefined || request.itemStart !== undefined || request.itemEnd !== undefined) selectors.push("json");
   if (request.cursor !== "") selectors.push("cursor");
-  if (request.pattern !== "") throw new AppError("unimplemented", "recovery by pattern is not available yet");
   if (request.itemStart !== undefined && request.itemEnd !== undefined && request.itemEnd < request.itemStart) {
     throw new AppError("invalid_argument", `item_end before item_start [item_start=${String(request.itemStart)}, item_end=${String(request.itemEnd)}]`);
   }
@@ -35,4 +34,21 @@ export function validateRecoverRequest(request: RecoverRequest): RecoverSelector
     throw new AppError("invalid_argument", `end_byte before start_byte [start_byte=${String(request.startByte)}, end_byte=${String(request.endByte)}]`);
   }
   return selectors[0] ?? "lines";
+}
+
+/**
+ * Checks a Recover request by pattern (or a pattern cursor): no range or pointer beside it.
+ * @throws AppError `invalid_argument`
+ */
+export function validatePatternRequest(request: RecoverRequest): void {
+  const ranges = request.startLine !== undefined || request.endLine !== undefined || request.startByte !== undefined || request.endByte !== undefined;
+  if (ranges || request.jsonPointer !== undefined || request.itemStart !== undefined || request.itemEnd !== undefined) {
+    throw new AppError("invalid_argument", "give a pattern without a line range, byte range or json_pointer");
+  }
+  if (request.pattern !== "" && request.cursor !== "") throw new AppError("invalid_argument", "give a pattern or a cursor, not both");
+  if (request.resultId !== "" && !RESULT_ID_PATTERN.test(request.resultId)) {
+    throw new AppError("invalid_argument", `malformed result_id [result_id=${request.resultId.slice(0, 80)}]`);
+  }
+  if (request.resultId === "" && request.cursor === "") throw new AppError("invalid_argument", "result_id is required");
+  if (request.budgetTokens > MAX_BUDGET_TOKENS) throw new AppError("invalid_argument", `budget_tokens above the maximum [max=${String(MAX_BUDGET_TOKENS)}]`);
 }
