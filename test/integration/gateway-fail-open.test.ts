@@ -29,6 +29,7 @@ describe("gateway fail-open (invariant 6)", () => {
           read: () => Promise.reject(new Error("unused")),
           stat: () => Promise.reject(new Error("unused")),
           search: () => Promise.reject(new Error("unused")),
+          delete: () => Promise.reject(new Error("unused")),
         }),
       ],
     });

@@ -1,7 +1,24 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import { blobKey, lineIndexKey, recordKey, tenantPrefix } from "./archive-keys.js";
+import {
+  blobKey,
+  blobRefKey,
+  blobRefPrefix,
+  expiryEntryKey,
+  expiryPrefix,
+  lineIndexKey,
+  parseExpiryEntryKey,
+  recordKey,
+  resultIdFromKey,
+  sessionEntryKey,
+  sessionPrefix,
+  tenantFromMarkerKey,
+  tenantMarkerKey,
+  tenantPrefix,
+  TENANT_MARKERS_PREFIX,
+} from "./archive-keys.js";
+import { assertValidKey, assertValidPrefix } from "./key-rules.js";
 import { decodeKeySegment, encodeKeySegment } from "./encode-key-segment.js";
 
 const SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
@@ -118,4 +135,59 @@ describe("key builders", () => {
       assert.throws(() => lineIndexKey("local", digest), (error) => isAppError(error) && error.code === "invalid_argument");
     });
   }
+});
+
+describe("index keys", () => {
+  it("build the documented layout", () => {
+    assert.equal(sessionEntryKey("local", "s-1", "r_abc"), "v1/local/sessions/s-1/r_5Fabc");
+    assert.equal(blobRefKey("local", SHA, "r_abc"), `v1/local/refs/${SHA}/r_5Fabc`);
+    assert.equal(expiryEntryKey("local", 1_700_000_000_000, "r_abc"), "v1/local/expiries/001700000000000-r_5Fabc");
+    assert.equal(tenantMarkerKey("local"), "v1/_tenants/local");
+  });
+
+  it("round-trip the ids they hold, for nasty ids", () => {
+    for (const id of NASTY_IDS) {
+      assert.equal(resultIdFromKey(sessionEntryKey("local", id, id)), id);
+      assert.equal(resultIdFromKey(blobRefKey("local", SHA, id)), id);
+      assert.deepEqual(parseExpiryEntryKey(expiryPrefix(id), expiryEntryKey(id, 42, id)), { expiresAtMs: 42, resultId: id });
+      assert.equal(tenantFromMarkerKey(tenantMarkerKey(id)), id);
+    }
+  });
+
+  it("produce keys and prefixes every adapter accepts, sessions included", () => {
+    for (const id of NASTY_IDS) {
+      assertValidKey(sessionEntryKey(id, "🙂".repeat(256), id));
+      for (const key of [sessionEntryKey(id, id, id), blobRefKey(id, SHA, id), expiryEntryKey(id, 0, id), tenantMarkerKey(id)]) assertValidKey(key);
+      for (const prefix of [sessionPrefix(id, id), blobRefPrefix(id, SHA), expiryPrefix(id), TENANT_MARKERS_PREFIX]) assertValidPrefix(prefix);
+    }
+  });
+
+  it("keep distinct sessions apart, long ones hashed", () => {
+    const sessions = [...NASTY_IDS, "🙂".repeat(256), `${"🙂".repeat(255)}🙃`];
+    const prefixes = sessions.map((id) => sessionPrefix("local", id));
+    assert.equal(new Set(prefixes).size, sessions.length);
+    for (const a of prefixes) for (const b of prefixes) if (a !== b) assert.ok(!a.startsWith(b), `${a} / ${b}`);
+    assert.match(sessionPrefix("local", "🙂".repeat(256)), /^v1\/local\/sessions\/_h[0-9a-f]{64}\/$/);
+  });
+
+  it("sort expiry entries by time", () => {
+    const keys = [5, 1_000, 99, 1_700_000_000_000].map((ms) => expiryEntryKey("local", ms, "r"));
+    assert.deepEqual([...keys].sort(), [5, 99, 1_000, 1_700_000_000_000].map((ms) => expiryEntryKey("local", ms, "r")));
+  });
+
+  it("never overlap a tenant's prefix with the tenant markers", () => {
+    for (const id of NASTY_IDS) assert.ok(!tenantPrefix(id).startsWith(TENANT_MARKERS_PREFIX) && !TENANT_MARKERS_PREFIX.startsWith(tenantPrefix(id)));
+  });
+
+  for (const bad of [-1, 1.5, 10 ** 15, Number.NaN]) {
+    it(`refuses the expiry time ${String(bad)}`, () => {
+      assert.throws(() => expiryEntryKey("local", bad, "r"), (error) => isAppError(error) && error.code === "invalid_argument");
+    });
+  }
+
+  it("refuses to parse a key that is not an expiry entry", () => {
+    for (const key of ["v1/local/expiries/12-r", "v1/other/expiries/001700000000000-r", "v1/local/expiries/00170000000000x-r"]) {
+      assert.throws(() => parseExpiryEntryKey(expiryPrefix("local"), key), (error) => isAppError(error) && error.code === "invalid_argument");
+    }
+  });
 });

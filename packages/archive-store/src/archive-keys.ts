@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { AppError } from "@loupe/errors";
-import { encodeKeySegment } from "./encode-key-segment.js";
+import { decodeKeySegment, encodeKeySegment } from "./encode-key-segment.js";
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const LAYOUT_VERSION = "v1";
@@ -37,6 +38,105 @@ export function lineIndexKey(tenant: string, sha256Hex: string): string {
  */
 export function recordKey(tenant: string, resultId: string): string {
   return `${tenantPrefix(tenant)}results/${encodeKeySegment(resultId)}.json`;
+}
+
+/**
+ * The key that says a tenant has stored something: `v1/_tenants/<tenant>`. The sweeper enumerates tenants by
+ * listing {@link TENANT_MARKERS_PREFIX}. `_tenants` is not an output of {@link encodeKeySegment}
+ * (`_` starts an uppercase hex escape), so no tenant's prefix can overlap it.
+ */
+export function tenantMarkerKey(tenant: string): string {
+  return `${TENANT_MARKERS_PREFIX}${encodeKeySegment(tenant)}`;
+}
+
+/** The prefix of every {@link tenantMarkerKey}. */
+export const TENANT_MARKERS_PREFIX = `${LAYOUT_VERSION}/_tenants/`;
+
+/**
+ * The tenant a {@link tenantMarkerKey} names.
+ * @throws AppError `invalid_argument` when `key` is not a tenant marker key.
+ */
+export function tenantFromMarkerKey(key: string): string {
+  if (!key.startsWith(TENANT_MARKERS_PREFIX)) throw new AppError("invalid_argument", `not a tenant marker key [key=${JSON.stringify(key.slice(0, 200))}]`);
+  return decodeKeySegment(key.slice(TENANT_MARKERS_PREFIX.length));
+}
+
+const MAX_PLAIN_SESSION_SEGMENT = 128;
+
+/**
+ * The prefix of one session's index entries: `v1/<tenant>/sessions/<session>/`. The session id is encoded
+ * with {@link encodeKeySegment}; when that is longer than 128 characters (keys stay under S3's 1,024 bytes)
+ * it becomes `_h` + the SHA-256 hex of the id, a form encodeKeySegment never produces.
+ */
+export function sessionPrefix(tenant: string, sessionId: string): string {
+  const encoded = encodeKeySegment(sessionId);
+  const segment = encoded.length <= MAX_PLAIN_SESSION_SEGMENT ? encoded : `_h${createHash("sha256").update(sessionId, "utf8").digest("hex")}`;
+  return `${tenantPrefix(tenant)}sessions/${segment}/`;
+}
+
+/** The (empty) index entry listing a result under its session: `v1/<tenant>/sessions/<session>/<resultId>`. */
+export function sessionEntryKey(tenant: string, sessionId: string, resultId: string): string {
+  return `${sessionPrefix(tenant, sessionId)}${encodeKeySegment(resultId)}`;
+}
+
+/**
+ * The prefix of a blob's reference markers: `v1/<tenant>/refs/<sha256>/`. A blob is in use while any
+ * marker remains under it.
+ *
+ * @throws AppError `invalid_argument` when `sha256Hex` is not 64 lowercase hex digits.
+ */
+export function blobRefPrefix(tenant: string, sha256Hex: string): string {
+  return `${tenantPrefix(tenant)}refs/${checkedSha256(sha256Hex)}/`;
+}
+
+/**
+ * The (empty) marker saying a result uses a blob: `v1/<tenant>/refs/<sha256>/<resultId>`.
+ * @throws AppError `invalid_argument` when `sha256Hex` is not 64 lowercase hex digits.
+ */
+export function blobRefKey(tenant: string, sha256Hex: string, resultId: string): string {
+  return `${blobRefPrefix(tenant, sha256Hex)}${encodeKeySegment(resultId)}`;
+}
+
+const EXPIRY_DIGITS = 15;
+
+/** The prefix of a tenant's expiry entries: `v1/<tenant>/expiries/`. Listing it yields them soonest first. */
+export function expiryPrefix(tenant: string): string {
+  return `${tenantPrefix(tenant)}expiries/`;
+}
+
+/**
+ * The entry saying when a result expires: `v1/<tenant>/expiries/<expiresAtMs>-<resultId>`, the time as 15
+ * zero-padded digits so keys sort by time.
+ *
+ * @param expiresAtMs - milliseconds since the epoch, a non-negative integer below 10^15.
+ * @throws AppError `invalid_argument` for a time outside that range.
+ */
+export function expiryEntryKey(tenant: string, expiresAtMs: number, resultId: string): string {
+  if (!Number.isSafeInteger(expiresAtMs) || expiresAtMs < 0 || expiresAtMs >= 10 ** EXPIRY_DIGITS) {
+    throw new AppError("invalid_argument", `expiry time out of range [expires_at_ms=${String(expiresAtMs)}]`);
+  }
+  return `${expiryPrefix(tenant)}${String(expiresAtMs).padStart(EXPIRY_DIGITS, "0")}-${encodeKeySegment(resultId)}`;
+}
+
+/**
+ * Reverses {@link expiryEntryKey} given the tenant's {@link expiryPrefix}.
+ * @throws AppError `invalid_argument` when `key` is not an expiry entry under `prefix`.
+ */
+export function parseExpiryEntryKey(prefix: string, key: string): { expiresAtMs: number; resultId: string } {
+  const rest = key.startsWith(prefix) ? key.slice(prefix.length) : "";
+  const digits = rest.slice(0, EXPIRY_DIGITS);
+  if (!/^[0-9]+$/.test(digits) || digits.length !== EXPIRY_DIGITS || rest[EXPIRY_DIGITS] !== "-") {
+    throw new AppError("invalid_argument", `not an expiry entry key [key=${JSON.stringify(key.slice(0, 200))}]`);
+  }
+  return { expiresAtMs: Number(digits), resultId: decodeKeySegment(rest.slice(EXPIRY_DIGITS + 1)) };
+}
+
+/**
+ * The result id an index entry or marker key ends with (the last segment, decoded).
+ * @throws AppError `invalid_argument` when the last segment is not an encoded id.
+ */
+export function resultIdFromKey(key: string): string {
+  return decodeKeySegment(key.slice(key.lastIndexOf("/") + 1));
 }
 
 function checkedSha256(sha256Hex: string): string {

@@ -1,6 +1,22 @@
 export { createFileArchiveStore } from "./file-archive-store.js";
 export { createS3ArchiveStore } from "./s3-archive-store.js";
-export { blobKey, lineIndexKey, recordKey, tenantPrefix } from "./archive-keys.js";
+export {
+  blobKey,
+  blobRefKey,
+  blobRefPrefix,
+  expiryEntryKey,
+  expiryPrefix,
+  lineIndexKey,
+  parseExpiryEntryKey,
+  recordKey,
+  resultIdFromKey,
+  sessionEntryKey,
+  sessionPrefix,
+  tenantFromMarkerKey,
+  tenantMarkerKey,
+  tenantPrefix,
+  TENANT_MARKERS_PREFIX,
+} from "./archive-keys.js";
 export { encodeKeySegment, decodeKeySegment } from "./encode-key-segment.js";
 export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.js";
 export type {

@@ -51,6 +51,7 @@ describe("grpc binding", () => {
           },
           stat: () => Promise.reject(new AppError("unimplemented", "not here")),
           search: () => Promise.reject(new AppError("unimplemented", "not here")),
+          delete: () => Promise.reject(new AppError("unimplemented", "not here")),
         }),
       ],
     });

@@ -22,6 +22,10 @@ export { cutHeadTail, isEligible as isEligibleForCut, validateCutRule, cutNotice
 export { countCodePoints } from "./cut/code-points.js";
 export { modelProfileFor, MAX_VIEW_BYTES, DEFAULT_BUDGET_TOKENS, ESTIMATE_MARGINS } from "./budget/model-profiles.js";
 export { effectiveBudget } from "./budget/effective-budget.js";
+export { redactSecrets, REDACTION_MASK_PREFIX } from "./redact/redact-secrets.js";
+export { compileRedactionRules } from "./redact/compile-redaction-rules.js";
+export { parseRedactionRules } from "./redact/parse-redaction-rules.js";
+export { DEFAULT_REDACTION_RULES } from "./redact/default-redaction-rules.js";
 export { projectStructured, structuredIndexBudget } from "./structured/project-structured.js";
 export { projectStructuredResult } from "./structured/project-structured-result.js";
 export { renderStructuredAsText } from "./structured/render-structured-as-text.js";
@@ -53,3 +57,5 @@ export type { LineKind, ClassifyOptions } from "./command/classify-lines.js";
 export type { CutRule, CutResult } from "./cut/head-tail-cut.js";
 export type { ModelProfile, ModelProfileOptions } from "./budget/model-profiles.js";
 export type { EffectiveBudget } from "./budget/effective-budget.js";
+export type { RedactionRule, CompiledRule } from "./redact/redaction-rule.js";
+export type { RedactionResult } from "./redact/redact-secrets.js";

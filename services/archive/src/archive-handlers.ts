@@ -4,6 +4,7 @@ import type { ServiceHandlers } from "@loupe/grpc";
 import type { ArchiveService } from "@loupe/proto";
 import type { LineIndexCache } from "./line-index-cache.js";
 import { defaultPatternMatcher } from "./pattern-worker.js";
+import { deleteResults, deleteTargetFrom } from "./delete-results.js";
 import { putResult } from "./put-result.js";
 import { readRange } from "./read-range.js";
 import { loadRecord, toResultRecord } from "./result-record.js";
@@ -49,6 +50,11 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
       const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
       const served = await readRange(store, tenant, shaOf(record.revision), index, request, context.signal);
       return { ...served, record: toResultRecord(record) };
+    },
+    async delete(request, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      const outcome = await deleteResults(store, tenant, deleteTargetFrom(request), context.signal);
+      return { resultsDeleted: outcome.resultsDeleted, blobsDeleted: outcome.blobsDeleted };
     },
     async stat(request, context) {
       const tenant = tenantFromMetadata(context.metadata);

@@ -9,6 +9,13 @@ describe("archive loadConfig()", () => {
     assert.equal(config.backend, "fs");
     assert.equal(config.dataDir, "./.loupe");
     assert.equal(config.retentionDays, 7);
+    assert.equal(config.sweepIntervalMs, 3_600_000);
+  });
+
+  it("reads the sweep interval, 0 turning the sweeper off", () => {
+    assert.equal(loadConfig({ LOUPE_SWEEP_INTERVAL_MS: "0" }).sweepIntervalMs, 0);
+    assert.equal(loadConfig({ LOUPE_SWEEP_INTERVAL_MS: "60000" }).sweepIntervalMs, 60_000);
+    assert.throws(() => loadConfig({ LOUPE_SWEEP_INTERVAL_MS: "-1" }), (error: unknown) => isAppError(error) && error.message.includes("LOUPE_SWEEP_INTERVAL_MS"));
   });
 
   it("reads the S3 settings", () => {

@@ -16,6 +16,8 @@ export interface ArchiveConfig {
   s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean; requestTimeoutMs: number };
   maxResultBytes: number;
   retentionDays: number;
+  /** Between sweeps of expired results (ms); 0 turns the sweeper off. */
+  sweepIntervalMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -25,6 +27,8 @@ export const DEFAULT_DATA_DIR = "./.loupe";
 export const DEFAULT_S3_BUCKET = "loupe-archive";
 export const DEFAULT_S3_REGION = "us-east-1";
 export const DEFAULT_RETENTION_DAYS = 7;
+/** One sweep of expired results an hour. */
+export const DEFAULT_SWEEP_INTERVAL_MS = 3_600_000;
 /** How long an S3 request may go without progress; generous, since a large result streams in one PUT. */
 export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -50,6 +54,7 @@ export function loadConfig(env: Env = process.env): ArchiveConfig {
     },
     maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS, problems, { min: 1, max: 3650 }),
+    sweepIntervalMs: readInt(env, "LOUPE_SWEEP_INTERVAL_MS", DEFAULT_SWEEP_INTERVAL_MS, problems, { min: 0, max: 7 * 24 * 3_600_000 }),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
   if (config.backend === "s3" && config.s3.endpoint === undefined && env["AWS_REGION"] === undefined && env["LOUPE_S3_REGION"] === undefined) {

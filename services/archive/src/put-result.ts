@@ -4,6 +4,7 @@ import type { PutHeader, PutRequest } from "@loupe/proto";
 import { createLineIndexBuilder, type LineIndex } from "./line-index.js";
 import type { StoredRecord } from "./result-record.js";
 import { saveRecord } from "./result-record.js";
+import { writeResultEntries } from "./result-entries.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -51,9 +52,13 @@ async function* verifiedChunks(iterator: AsyncIterator<PutRequest>, header: PutH
 }
 
 /**
- * Stores one streamed result: the blob once per tenant (content-addressed,
- * conditional create), its line index, then the record, so a record always
- * points at a complete blob. Returns the record and whether the blob existed.
+ * Stores one streamed result: its index entries (session entry, blob reference marker, expiry entry; see
+ * writeResultEntries), the blob once per tenant (content-addressed, conditional create), its line index,
+ * then the record, so a record always points at a complete blob. Returns the record and whether the blob
+ * existed.
+ *
+ * @throws AppError `aborted` (retryable) when a concurrent delete removed the shared blob while this Put
+ *   relied on it; the record is kept and the next Put of the content uploads the blob again.
  */
 export async function putResult(requests: AsyncIterable<PutRequest>, context: PutContext): Promise<{ record: StoredRecord; deduplicated: boolean }> {
   const { store, tenant, signal } = context;
@@ -63,6 +68,9 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   const builder = createLineIndexBuilder();
   const chunks = verifiedChunks(iterator, header, context.maxResultBytes, builder);
   const options = signal ? { signal } : {};
+  const expiresAtMs = context.nowMs + context.retentionMs;
+  // Entries before the blob: a delete racing with this Put then sees the reference marker (delete-results.ts).
+  await writeResultEntries(store, tenant, { resultId: header.resultId, sessionId: header.sessionId, revision: header.revision, expiresAtMs }, signal);
   let deduplicated = await store.exists(blobKey(tenant, sha), options);
   if (!deduplicated) {
     // With the size known the store sends one conditional PUT (atomic even where a multipart
@@ -85,11 +93,17 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     sizeBytes: index.sizeBytes,
     lineCount: index.lineCount,
     createdAtMs: context.nowMs,
-    expiresAtMs: context.nowMs + context.retentionMs,
+    expiresAtMs,
     ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
   };
   if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
     throw new AppError("invalid_argument", `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`);
   }
-  return { record: await saveRecord(store, tenant, record, signal), deduplicated };
+  const saved = await saveRecord(store, tenant, record, signal);
+  if (deduplicated && !(await store.exists(blobKey(tenant, sha), options))) {
+    // A delete of the last other user listed the markers before ours landed and removed the blob after our
+    // check. Re-create nothing here (the stream is spent): a retry uploads the content again.
+    throw new AppError("aborted", `blob deleted by a concurrent delete; retry the put [result_id=${header.resultId}]`);
+  }
+  return { record: saved, deduplicated };
 }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createArchiveHandlers } from "./archive-handlers.js";
 import type { ArchiveConfig } from "./config.js";
 import { createLineIndexCache } from "./line-index-cache.js";
+import { startSweeper } from "./sweep-expired.js";
 
 export { loadConfig, DEFAULT_ARCHIVE_GRPC_PORT, DEFAULT_ARCHIVE_HTTP_PORT } from "./config.js";
 export type { ArchiveConfig, ArchiveBackend } from "./config.js";
@@ -16,7 +17,7 @@ export interface ArchiveHandle {
   /** 0 when the HTTP endpoint is off. */
   readonly httpPort: number;
   readonly store: ArchiveStore;
-  /** Stops serving: health NOT_SERVING, drain gRPC, close HTTP. */
+  /** Stops serving: health NOT_SERVING, stop the sweeper, drain gRPC, close HTTP. */
   stop(): Promise<void>;
 }
 
@@ -67,6 +68,20 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
     services: [health.registration, registerService(ArchiveService, handlers)],
     onError: (error, method) => deps.logger.error("archive call failed", { method, error }),
   });
+  // Expiry is enforced by this sweeper, not by an S3 lifecycle rule: a lifecycle rule expires objects by
+  // their own age, but a content-addressed blob is shared by results of different ages (docs/configuration.md).
+  const sweeper =
+    config.sweepIntervalMs === 0
+      ? undefined
+      : startSweeper({
+          store,
+          intervalMs: config.sweepIntervalMs,
+          now: deps.now ?? Date.now,
+          onSweep: (outcome, error) => {
+            if (error !== undefined) deps.logger.warn("sweep of expired results failed", { error });
+            else if (outcome && outcome.resultsDeleted + outcome.entriesRemoved > 0) deps.logger.info("swept expired results", { ...outcome });
+          },
+        });
   const http = deps.httpEndpoint === false ? undefined : await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing() });
   deps.logger.info("archive started", { grpcPort: grpc.port, httpPort: http?.port, backend: config.backend });
   return {
@@ -75,6 +90,7 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
     store,
     async stop() {
       health.shutdown();
+      await sweeper?.stop();
       await grpc.shutdown();
       await http?.close();
     },

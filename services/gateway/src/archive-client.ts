@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createGrpcClient } from "@loupe/grpc";
-import { ArchiveService, type PutHeaderSchema, type ReadRequestSchema, type ReadResponse, type ResultRecord, type SearchRequestSchema, type SearchResponse } from "@loupe/proto";
+import { ArchiveService, type DeleteRequestSchema, type DeleteResponse, type PutHeaderSchema, type ReadRequestSchema, type ReadResponse, type ResultRecord, type SearchRequestSchema, type SearchResponse } from "@loupe/proto";
 
 /** Bytes per Put chunk: small enough to stream, large enough to keep calls few. */
 export const PUT_CHUNK_BYTES = 256 * 1024;
@@ -12,6 +12,8 @@ export interface ArchiveClient {
   put(tenant: string, header: MessageInitShape<typeof PutHeaderSchema>, bytes: Uint8Array, timeoutMs: number): Promise<ResultRecord>;
   read(tenant: string, request: MessageInitShape<typeof ReadRequestSchema>, signal?: AbortSignal): Promise<ReadResponse>;
   search(tenant: string, request: MessageInitShape<typeof SearchRequestSchema>, signal?: AbortSignal): Promise<SearchResponse>;
+  /** Deletes results of `tenant` (one, a session's, or all); rejects with AppError as the archive answered. */
+  delete(tenant: string, request: MessageInitShape<typeof DeleteRequestSchema>, signal?: AbortSignal): Promise<DeleteResponse>;
   close(): void;
 }
 
@@ -36,6 +38,9 @@ export function createArchiveClient(address: string, maxResultBytes: number): Ar
     },
     search(tenant, request, signal) {
       return client.search(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    delete(tenant, request, signal) {
+      return client.delete(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
     },
     close: () => client.close(),
   };

@@ -1,4 +1,4 @@
-import { readEnum, readInt, readOptionalString, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
+import { readBool, readEnum, readInt, readOptionalString, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 import { DEFAULT_BUDGET_TOKENS, MAX_VIEW_BYTES } from "@loupe/projection";
 
@@ -24,6 +24,10 @@ export interface GatewayConfig {
   redisUrl: string | undefined;
   /** How long path revisions are kept (days; the archive's retention). */
   retentionDays: number;
+  /** Mask secrets before saving or showing results (LOUPE_REDACTION, default on). */
+  redaction: boolean;
+  /** A JSON file of redaction rules (see docs/redaction.md); undefined = the defaults. */
+  redactionRulesFile: string | undefined;
   /** A JSON file of field-view specs (see docs/configuration.md); undefined = none. */
   viewSpecsFile: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -56,6 +60,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     maxViewBytes: readInt(env, "LOUPE_MAX_VIEW_BYTES", MAX_VIEW_BYTES, problems, { min: 1024, max: 10 * 1024 * 1024 }),
     resultIdSecret: readString(env, "LOUPE_RESULT_ID_SECRET", INSECURE_DEFAULT_SECRET),
     viewSpecsFile: readOptionalString(env, "LOUPE_VIEW_SPECS_FILE"),
+    redaction: readBool(env, "LOUPE_REDACTION", true, problems),
+    redactionRulesFile: readOptionalString(env, "LOUPE_REDACTION_RULES_FILE"),
     redisUrl: readOptionalString(env, "LOUPE_REDIS_URL") === undefined ? undefined : readUrl(env, "LOUPE_REDIS_URL", "", ["redis:", "rediss:"], problems),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", 7, problems, { min: 1, max: 3650 }),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),

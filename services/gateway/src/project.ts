@@ -1,11 +1,12 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { effectiveBudget, filePathOf, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
+import { effectiveBudget, filePathOf, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type CompiledRule, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
 import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/proto";
 import type { Logger } from "@loupe/runtime";
 import type { ArchiveClient } from "./archive-client.js";
 import { checkPath } from "./changed-path.js";
 import type { PathRevisions } from "./path-revisions.js";
+import { redactResult } from "./redact-result.js";
 import { resultIdFor } from "./result-id.js";
 import { resultKindFromToolKind, toolKindFromResultKind } from "./result-kind.js";
 import { resultContent, type ResultContent } from "./tool-result-content.js";
@@ -24,6 +25,8 @@ export interface ProjectDeps {
   defaultBudgetTokens: number;
   archiveTimeoutMs: number;
   resultIdSecret: string;
+  /** Secret patterns masked before anything is saved or shown; undefined = redaction off. */
+  redactionRules: readonly CompiledRule[] | undefined;
   /** Field views from configuration (LOUPE_VIEW_SPECS_FILE). */
   viewSpecs: readonly ViewSpec[];
   /** Latest revision per (tenant, session, path) for file reads. */
@@ -87,7 +90,7 @@ function response(view: ResultView, content: ResultContent, resultId: string, ar
  * @throws AppError `invalid_argument` (malformed request), `resource_exhausted` (over LOUPE_MAX_RESULT_BYTES)
  */
 export async function project(request: ProjectRequest, tenant: string, deps: ProjectDeps): Promise<ProjectResponseInit> {
-  const result = validateProjectRequest(request);
+  const { result, count: redactedSecrets } = redactResult(validateProjectRequest(request), deps.redactionRules);
   const content = resultContent(result);
   if (content.bytes.byteLength > deps.maxResultBytes) {
     throw new AppError("resource_exhausted", `result larger than LOUPE_MAX_RESULT_BYTES [bytes=${String(content.bytes.byteLength)}, limit=${String(deps.maxResultBytes)}]`);
@@ -112,6 +115,7 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   const answer = await answerWith(view, content, result, input, options, original, { resultId, path, tenant, request, deps, counter });
   await check.record({ revision: content.revision, resultId: answer.archived === true ? (answer.resultId ?? "") : "" });
   if (check.notice !== "") answer.parts = [{ content: { case: "text", value: check.notice } }, ...(answer.parts ?? [])];
+  answer.redactedSecrets = redactedSecrets;
   return answer;
 }
 

@@ -3,6 +3,7 @@ import type { ServiceHandlers } from "@loupe/grpc";
 import type { ProjectionService } from "@loupe/proto";
 import { recordSpanEvent, withSpan } from "@loupe/telemetry";
 import type { Logger } from "@loupe/runtime";
+import { deleteResults } from "./delete-results.js";
 import { project, type ProjectDeps } from "./project.js";
 import { recover, type RecoverDeps } from "./recover.js";
 
@@ -44,6 +45,7 @@ export function createProjectionHandlers(
           return response;
         }),
       ),
+    deleteResults: (request, context) => deleteResults(request, LOCAL_TENANT, deps.archive, context.signal),
     cutHistory: () => Promise.reject(new AppError("unimplemented", "history cut is not available yet")),
   };
 }

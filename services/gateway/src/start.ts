@@ -3,11 +3,14 @@ import { createTokenCounter } from "@loupe/projection";
 import { Health, ProjectionService } from "@loupe/proto";
 import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
+import { loadRedactionRules } from "./load-redaction-rules.js";
 import { loadViewSpecs } from "./load-view-specs.js";
 import { createPathRevisions } from "./path-revisions.js";
 import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
 import { INSECURE_DEFAULT_SECRET, type GatewayConfig } from "./config.js";
-import { createProjectionHandlers, type GatewayCounters } from "./projection-handlers.js";
+import { createProjectionHandlers, LOCAL_TENANT, type GatewayCounters } from "./projection-handlers.js";
+import { createRestApi } from "./rest-api.js";
+import { deleteResults } from "./delete-results.js";
 
 export { loadConfig, DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT, INSECURE_DEFAULT_SECRET } from "./config.js";
 export type { GatewayConfig } from "./config.js";
@@ -60,6 +63,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       archiveTimeoutMs: config.archiveTimeoutMs,
       resultIdSecret: config.resultIdSecret,
       viewSpecs: await loadViewSpecs(config.viewSpecsFile),
+      redactionRules: await loadRedactionRules(config.redaction, config.redactionRulesFile),
       pathRevisions: createPathRevisions(state, config.retentionDays * DAY_MS),
       logger,
     },
@@ -73,7 +77,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     services: [health.registration, registerService(ProjectionService, handlers), ...createReflectionServices([ProjectionService, Health])],
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
-  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing() });
+  const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal) });
+  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes: [restApi], onError: (error) => logger.error("http request failed", { error }) });
   logger.info("gateway started", { grpcPort: grpc.port, httpPort: http.port, archive: config.archiveAddress });
   return {
     grpcPort: grpc.port,

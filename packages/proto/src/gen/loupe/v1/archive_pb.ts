@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file loupe/v1/archive.proto.
  */
 export const file_loupe_v1_archive: GenFile = /*@__PURE__*/
-  fileDesc("ChZsb3VwZS92MS9hcmNoaXZlLnByb3RvEghsb3VwZS52MSLpAQoJUHV0SGVhZGVyEhIKCnNlc3Npb25faWQYASABKAkSDgoGc291cmNlGAIgASgJEhEKCXRvb2xfbmFtZRgDIAEoCRIgCgRraW5kGAQgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgFIAEoCRISCgpzaXplX2J5dGVzGAYgASgEEhEKCXJlc3VsdF9pZBgHIAEoCRIQCghyZXZpc2lvbhgIIAEoCRIiChVzdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUYCSABKA1IAIgBAUIYChZfc3RydWN0dXJlZF9zdGFydF9ieXRlIk8KClB1dFJlcXVlc3QSJQoGaGVhZGVyGAEgASgLMhMubG91cGUudjEuUHV0SGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIJCgdtZXNzYWdlIq4CCgxSZXN1bHRSZWNvcmQSEQoJcmVzdWx0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSDgoGc291cmNlGAQgASgJEhEKCXRvb2xfbmFtZRgFIAEoCRIgCgRraW5kGAYgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgHIAEoCRISCgpzaXplX2J5dGVzGAggASgEEhIKCmxpbmVfY291bnQYCSABKA0SFQoNY3JlYXRlZF9hdF9tcxgKIAEoBBIVCg1leHBpcmVzX2F0X21zGAsgASgEEiIKFXN0cnVjdHVyZWRfc3RhcnRfYnl0ZRgMIAEoDUgAiAEBQhgKFl9zdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUiSwoLUHV0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhQKDGRlZHVwbGljYXRlZBgCIAEoCCLkAQoLUmVhZFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhEKCW1heF9ieXRlcxgGIAEoDRIXCg93aXRoX3N0YXJ0X2xpbmUYByABKAhCDQoLX3N0YXJ0X2xpbmVCCwoJX2VuZF9saW5lQg0KC19zdGFydF9ieXRlQgsKCV9lbmRfYnl0ZSLCAQoMUmVhZFJlc3BvbnNlEgwKBGRhdGEYASABKAwSJgoGcmVjb3JkGAIgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhIKCnN0YXJ0X2xpbmUYAyABKA0SEAoIZW5kX2xpbmUYBCABKA0SEgoKc3RhcnRfYnl0ZRgFIAEoDRIQCghlbmRfYnl0ZRgGIAEoDRIWCg5yYW5nZV9lbmRfYnl0ZRgHIAEoDRIYChBzdGFydF9saW5lX2tub3duGAggASgIIiAKC1N0YXRSZXF1ZXN0EhEKCXJlc3VsdF9pZBgBIAEoCSI2CgxTdGF0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkInIKDVNlYXJjaFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEg8KB3BhdHRlcm4YAiABKAkSFQoNY29udGV4dF9saW5lcxgDIAEoDRITCgttYXhfbWF0Y2hlcxgEIAEoDRIRCglmcm9tX2xpbmUYBSABKA0iSAoLU2VhcmNoTWF0Y2gSDAoEbGluZRgBIAEoDRIMCgR0ZXh0GAIgASgJEg4KBmJlZm9yZRgDIAMoCRINCgVhZnRlchgEIAMoCSKIAQoOU2VhcmNoUmVzcG9uc2USJgoHbWF0Y2hlcxgBIAMoCzIVLmxvdXBlLnYxLlNlYXJjaE1hdGNoEhMKC21hdGNoX2NvdW50GAIgASgNEhEKCW5leHRfbGluZRgDIAEoDRImCgZyZWNvcmQYBCABKAsyFi5sb3VwZS52MS5SZXN1bHRSZWNvcmQy8QEKDkFyY2hpdmVTZXJ2aWNlEjQKA1B1dBIULmxvdXBlLnYxLlB1dFJlcXVlc3QaFS5sb3VwZS52MS5QdXRSZXNwb25zZSgBEjUKBFJlYWQSFS5sb3VwZS52MS5SZWFkUmVxdWVzdBoWLmxvdXBlLnYxLlJlYWRSZXNwb25zZRI1CgRTdGF0EhUubG91cGUudjEuU3RhdFJlcXVlc3QaFi5sb3VwZS52MS5TdGF0UmVzcG9uc2USOwoGU2VhcmNoEhcubG91cGUudjEuU2VhcmNoUmVxdWVzdBoYLmxvdXBlLnYxLlNlYXJjaFJlc3BvbnNlYgZwcm90bzM", [file_loupe_v1_tool_result]);
+  fileDesc("ChZsb3VwZS92MS9hcmNoaXZlLnByb3RvEghsb3VwZS52MSLpAQoJUHV0SGVhZGVyEhIKCnNlc3Npb25faWQYASABKAkSDgoGc291cmNlGAIgASgJEhEKCXRvb2xfbmFtZRgDIAEoCRIgCgRraW5kGAQgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgFIAEoCRISCgpzaXplX2J5dGVzGAYgASgEEhEKCXJlc3VsdF9pZBgHIAEoCRIQCghyZXZpc2lvbhgIIAEoCRIiChVzdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUYCSABKA1IAIgBAUIYChZfc3RydWN0dXJlZF9zdGFydF9ieXRlIk8KClB1dFJlcXVlc3QSJQoGaGVhZGVyGAEgASgLMhMubG91cGUudjEuUHV0SGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIJCgdtZXNzYWdlIq4CCgxSZXN1bHRSZWNvcmQSEQoJcmVzdWx0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSDgoGc291cmNlGAQgASgJEhEKCXRvb2xfbmFtZRgFIAEoCRIgCgRraW5kGAYgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgHIAEoCRISCgpzaXplX2J5dGVzGAggASgEEhIKCmxpbmVfY291bnQYCSABKA0SFQoNY3JlYXRlZF9hdF9tcxgKIAEoBBIVCg1leHBpcmVzX2F0X21zGAsgASgEEiIKFXN0cnVjdHVyZWRfc3RhcnRfYnl0ZRgMIAEoDUgAiAEBQhgKFl9zdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUiSwoLUHV0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhQKDGRlZHVwbGljYXRlZBgCIAEoCCLkAQoLUmVhZFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhEKCW1heF9ieXRlcxgGIAEoDRIXCg93aXRoX3N0YXJ0X2xpbmUYByABKAhCDQoLX3N0YXJ0X2xpbmVCCwoJX2VuZF9saW5lQg0KC19zdGFydF9ieXRlQgsKCV9lbmRfYnl0ZSLCAQoMUmVhZFJlc3BvbnNlEgwKBGRhdGEYASABKAwSJgoGcmVjb3JkGAIgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhIKCnN0YXJ0X2xpbmUYAyABKA0SEAoIZW5kX2xpbmUYBCABKA0SEgoKc3RhcnRfYnl0ZRgFIAEoDRIQCghlbmRfYnl0ZRgGIAEoDRIWCg5yYW5nZV9lbmRfYnl0ZRgHIAEoDRIYChBzdGFydF9saW5lX2tub3duGAggASgIIiAKC1N0YXRSZXF1ZXN0EhEKCXJlc3VsdF9pZBgBIAEoCSI2CgxTdGF0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkInIKDVNlYXJjaFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEg8KB3BhdHRlcm4YAiABKAkSFQoNY29udGV4dF9saW5lcxgDIAEoDRITCgttYXhfbWF0Y2hlcxgEIAEoDRIRCglmcm9tX2xpbmUYBSABKA0iSAoLU2VhcmNoTWF0Y2gSDAoEbGluZRgBIAEoDRIMCgR0ZXh0GAIgASgJEg4KBmJlZm9yZRgDIAMoCRINCgVhZnRlchgEIAMoCSKIAQoOU2VhcmNoUmVzcG9uc2USJgoHbWF0Y2hlcxgBIAMoCzIVLmxvdXBlLnYxLlNlYXJjaE1hdGNoEhMKC21hdGNoX2NvdW50GAIgASgNEhEKCW5leHRfbGluZRgDIAEoDRImCgZyZWNvcmQYBCABKAsyFi5sb3VwZS52MS5SZXN1bHRSZWNvcmQiVgoNRGVsZXRlUmVxdWVzdBITCglyZXN1bHRfaWQYASABKAlIABIUCgpzZXNzaW9uX2lkGAIgASgJSAASEAoGdGVuYW50GAMgASgISABCCAoGdGFyZ2V0IkAKDkRlbGV0ZVJlc3BvbnNlEhcKD3Jlc3VsdHNfZGVsZXRlZBgBIAEoDRIVCg1ibG9ic19kZWxldGVkGAIgASgNMq4CCg5BcmNoaXZlU2VydmljZRI0CgNQdXQSFC5sb3VwZS52MS5QdXRSZXF1ZXN0GhUubG91cGUudjEuUHV0UmVzcG9uc2UoARI1CgRSZWFkEhUubG91cGUudjEuUmVhZFJlcXVlc3QaFi5sb3VwZS52MS5SZWFkUmVzcG9uc2USNQoEU3RhdBIVLmxvdXBlLnYxLlN0YXRSZXF1ZXN0GhYubG91cGUudjEuU3RhdFJlc3BvbnNlEjsKBlNlYXJjaBIXLmxvdXBlLnYxLlNlYXJjaFJlcXVlc3QaGC5sb3VwZS52MS5TZWFyY2hSZXNwb25zZRI7CgZEZWxldGUSFy5sb3VwZS52MS5EZWxldGVSZXF1ZXN0GhgubG91cGUudjEuRGVsZXRlUmVzcG9uc2ViBnByb3RvMw", [file_loupe_v1_tool_result]);
 
 /**
  * @generated from message loupe.v1.PutHeader
@@ -464,6 +464,71 @@ export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
   messageDesc(file_loupe_v1_archive, 10);
 
 /**
+ * @generated from message loupe.v1.DeleteRequest
+ */
+export type DeleteRequest = Message<"loupe.v1.DeleteRequest"> & {
+  /**
+   * @generated from oneof loupe.v1.DeleteRequest.target
+   */
+  target: {
+    /**
+     * One result.
+     *
+     * @generated from field: string result_id = 1;
+     */
+    value: string;
+    case: "resultId";
+  } | {
+    /**
+     * Every result of one session.
+     *
+     * @generated from field: string session_id = 2;
+     */
+    value: string;
+    case: "sessionId";
+  } | {
+    /**
+     * Every result of the tenant (must be true).
+     *
+     * @generated from field: bool tenant = 3;
+     */
+    value: boolean;
+    case: "tenant";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message loupe.v1.DeleteRequest.
+ * Use `create(DeleteRequestSchema)` to create a new message.
+ */
+export const DeleteRequestSchema: GenMessage<DeleteRequest> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 11);
+
+/**
+ * @generated from message loupe.v1.DeleteResponse
+ */
+export type DeleteResponse = Message<"loupe.v1.DeleteResponse"> & {
+  /**
+   * @generated from field: uint32 results_deleted = 1;
+   */
+  resultsDeleted: number;
+
+  /**
+   * Blobs (content) removed because no remaining result used them.
+   *
+   * @generated from field: uint32 blobs_deleted = 2;
+   */
+  blobsDeleted: number;
+};
+
+/**
+ * Describes the message loupe.v1.DeleteResponse.
+ * Use `create(DeleteResponseSchema)` to create a new message.
+ */
+export const DeleteResponseSchema: GenMessage<DeleteResponse> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 12);
+
+/**
  * ArchiveService (internal) saves complete results once and reads them back by
  * range. The tenant travels in the x-loupe-tenant metadata set by the gateway.
  *
@@ -503,6 +568,17 @@ export const ArchiveService: GenService<{
     methodKind: "unary";
     input: typeof SearchRequestSchema;
     output: typeof SearchResponseSchema;
+  },
+  /**
+   * Delete removes results of the caller's tenant: their records, index
+   * entries, and the blobs no other result uses. Deleting nothing is no error.
+   *
+   * @generated from rpc loupe.v1.ArchiveService.Delete
+   */
+  delete: {
+    methodKind: "unary";
+    input: typeof DeleteRequestSchema;
+    output: typeof DeleteResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_loupe_v1_archive, 0);

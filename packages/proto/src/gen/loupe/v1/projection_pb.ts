@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file loupe/v1/projection.proto.
  */
 export const file_loupe_v1_projection: GenFile = /*@__PURE__*/
-  fileDesc("Chlsb3VwZS92MS9wcm9qZWN0aW9uLnByb3RvEghsb3VwZS52MSKOAQoOUHJvamVjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIOCgZzb3VyY2UYAiABKAkSDQoFbW9kZWwYAyABKAkSFQoNYnVkZ2V0X3Rva2VucxgEIAEoDRIMCgR2aWV3GAUgASgJEiQKBnJlc3VsdBgGIAEoCzIULmxvdXBlLnYxLlRvb2xSZXN1bHQicwoFVXNhZ2USFwoPb3JpZ2luYWxfdG9rZW5zGAEgASgNEiEKGW9yaWdpbmFsX3Rva2Vuc19lc3RpbWF0ZWQYAiABKAgSGAoQcHJvamVjdGVkX3Rva2VucxgDIAEoDRIUCgxzYXZlZF90b2tlbnMYBCABKA0i/gEKCE9taXNzaW9uEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhkKEWNvbnRpbnVhdGlvbl9qc29uGAIgASgJEhcKCnN0YXJ0X2xpbmUYAyABKA1IAIgBARIVCghlbmRfbGluZRgEIAEoDUgBiAEBEhkKDGpzb25fcG9pbnRlchgFIAEoCUgCiAEBEhcKCml0ZW1fc3RhcnQYBiABKA1IA4gBARIVCghpdGVtX2VuZBgHIAEoDUgEiAEBQg0KC19zdGFydF9saW5lQgsKCV9lbmRfbGluZUIPCg1fanNvbl9wb2ludGVyQg0KC19pdGVtX3N0YXJ0QgsKCV9pdGVtX2VuZCLrAQoPUHJvamVjdFJlc3BvbnNlEh0KBXBhcnRzGAEgAygLMg4ubG91cGUudjEuUGFydBIRCglyZXN1bHRfaWQYAiABKAkSEAoIcmV2aXNpb24YAyABKAkSJQoJb21pc3Npb25zGAQgAygLMhIubG91cGUudjEuT21pc3Npb24SEAoIYXJjaGl2ZWQYBSABKAgSHgoFdXNhZ2UYBiABKAsyDy5sb3VwZS52MS5Vc2FnZRIZChFwcm9qZWN0b3JfdmVyc2lvbhgHIAEoCRIgCgRraW5kGAggASgOMhIubG91cGUudjEuVG9vbEtpbmQinQMKDlJlY292ZXJSZXF1ZXN0EhEKCXJlc3VsdF9pZBgBIAEoCRIXCgpzdGFydF9saW5lGAIgASgNSACIAQESFQoIZW5kX2xpbmUYAyABKA1IAYgBARIXCgpzdGFydF9ieXRlGAQgASgNSAKIAQESFQoIZW5kX2J5dGUYBSABKA1IA4gBARIZCgxqc29uX3BvaW50ZXIYBiABKAlIBIgBARIXCgppdGVtX3N0YXJ0GAcgASgNSAWIAQESFQoIaXRlbV9lbmQYCCABKA1IBogBARIOCgZjdXJzb3IYCSABKAkSDwoHcGF0dGVybhgKIAEoCRIVCg1jb250ZXh0X2xpbmVzGAsgASgNEhkKEWV4cGVjdGVkX3JldmlzaW9uGAwgASgJEhUKDWJ1ZGdldF90b2tlbnMYDSABKA1CDQoLX3N0YXJ0X2xpbmVCCwoJX2VuZF9saW5lQg0KC19zdGFydF9ieXRlQgsKCV9lbmRfYnl0ZUIPCg1fanNvbl9wb2ludGVyQg0KC19pdGVtX3N0YXJ0QgsKCV9pdGVtX2VuZCJJCgxQYXR0ZXJuTWF0Y2gSDAoEbGluZRgBIAEoDRIMCgR0ZXh0GAIgASgJEg4KBmJlZm9yZRgDIAMoCRINCgVhZnRlchgEIAMoCSKSAwoPUmVjb3ZlclJlc3BvbnNlEh0KBXBhcnRzGAEgAygLMg4ubG91cGUudjEuUGFydBIXCgpzdGFydF9saW5lGAIgASgNSACIAQESFQoIZW5kX2xpbmUYAyABKA1IAYgBARIXCgpzdGFydF9ieXRlGAQgASgNSAKIAQESFQoIZW5kX2J5dGUYBSABKA1IA4gBARITCgtuZXh0X2N1cnNvchgGIAEoCRIQCghyZXZpc2lvbhgHIAEoCRINCgVzdGFsZRgIIAEoCBIXCg9uZXdlcl9yZXN1bHRfaWQYCSABKAkSEQoJcmVzdWx0X2lkGAogASgJEhMKC3RvdGFsX2xpbmVzGAsgASgNEhMKC3RvdGFsX2J5dGVzGAwgASgNEicKB21hdGNoZXMYDSADKAsyFi5sb3VwZS52MS5QYXR0ZXJuTWF0Y2gSEwoLbWF0Y2hfY291bnQYDiABKA1CDQoLX3N0YXJ0X2xpbmVCCwoJX2VuZF9saW5lQg0KC19zdGFydF9ieXRlQgsKCV9lbmRfYnl0ZSJiChFDdXRIaXN0b3J5UmVxdWVzdBIOCgZzb3VyY2UYASABKAkSJwoGZm9ybWF0GAIgASgOMhcubG91cGUudjEuSGlzdG9yeUZvcm1hdBIUCgxoaXN0b3J5X2pzb24YAyABKAwiVQoSQ3V0SGlzdG9yeVJlc3BvbnNlEhQKDGhpc3RvcnlfanNvbhgBIAEoDBIUCgxzYXZlZF90b2tlbnMYAiABKA0SEwoLY3V0X3Jlc3VsdHMYAyABKA0qkgEKDUhpc3RvcnlGb3JtYXQSHgoaSElTVE9SWV9GT1JNQVRfVU5TUEVDSUZJRUQQABIcChhISVNUT1JZX0ZPUk1BVF9BTlRIUk9QSUMQARIeChpISVNUT1JZX0ZPUk1BVF9PUEVOQUlfQ0hBVBACEiMKH0hJU1RPUllfRk9STUFUX09QRU5BSV9SRVNQT05TRVMQAzLcAQoRUHJvamVjdGlvblNlcnZpY2USPgoHUHJvamVjdBIYLmxvdXBlLnYxLlByb2plY3RSZXF1ZXN0GhkubG91cGUudjEuUHJvamVjdFJlc3BvbnNlEj4KB1JlY292ZXISGC5sb3VwZS52MS5SZWNvdmVyUmVxdWVzdBoZLmxvdXBlLnYxLlJlY292ZXJSZXNwb25zZRJHCgpDdXRIaXN0b3J5EhsubG91cGUudjEuQ3V0SGlzdG9yeVJlcXVlc3QaHC5sb3VwZS52MS5DdXRIaXN0b3J5UmVzcG9uc2ViBnByb3RvMw", [file_loupe_v1_tool_result]);
+  fileDesc("Chlsb3VwZS92MS9wcm9qZWN0aW9uLnByb3RvEghsb3VwZS52MSKOAQoOUHJvamVjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIOCgZzb3VyY2UYAiABKAkSDQoFbW9kZWwYAyABKAkSFQoNYnVkZ2V0X3Rva2VucxgEIAEoDRIMCgR2aWV3GAUgASgJEiQKBnJlc3VsdBgGIAEoCzIULmxvdXBlLnYxLlRvb2xSZXN1bHQicwoFVXNhZ2USFwoPb3JpZ2luYWxfdG9rZW5zGAEgASgNEiEKGW9yaWdpbmFsX3Rva2Vuc19lc3RpbWF0ZWQYAiABKAgSGAoQcHJvamVjdGVkX3Rva2VucxgDIAEoDRIUCgxzYXZlZF90b2tlbnMYBCABKA0i/gEKCE9taXNzaW9uEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhkKEWNvbnRpbnVhdGlvbl9qc29uGAIgASgJEhcKCnN0YXJ0X2xpbmUYAyABKA1IAIgBARIVCghlbmRfbGluZRgEIAEoDUgBiAEBEhkKDGpzb25fcG9pbnRlchgFIAEoCUgCiAEBEhcKCml0ZW1fc3RhcnQYBiABKA1IA4gBARIVCghpdGVtX2VuZBgHIAEoDUgEiAEBQg0KC19zdGFydF9saW5lQgsKCV9lbmRfbGluZUIPCg1fanNvbl9wb2ludGVyQg0KC19pdGVtX3N0YXJ0QgsKCV9pdGVtX2VuZCKFAgoPUHJvamVjdFJlc3BvbnNlEh0KBXBhcnRzGAEgAygLMg4ubG91cGUudjEuUGFydBIRCglyZXN1bHRfaWQYAiABKAkSEAoIcmV2aXNpb24YAyABKAkSJQoJb21pc3Npb25zGAQgAygLMhIubG91cGUudjEuT21pc3Npb24SEAoIYXJjaGl2ZWQYBSABKAgSHgoFdXNhZ2UYBiABKAsyDy5sb3VwZS52MS5Vc2FnZRIZChFwcm9qZWN0b3JfdmVyc2lvbhgHIAEoCRIgCgRraW5kGAggASgOMhIubG91cGUudjEuVG9vbEtpbmQSGAoQcmVkYWN0ZWRfc2VjcmV0cxgJIAEoDSKdAwoOUmVjb3ZlclJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhkKDGpzb25fcG9pbnRlchgGIAEoCUgEiAEBEhcKCml0ZW1fc3RhcnQYByABKA1IBYgBARIVCghpdGVtX2VuZBgIIAEoDUgGiAEBEg4KBmN1cnNvchgJIAEoCRIPCgdwYXR0ZXJuGAogASgJEhUKDWNvbnRleHRfbGluZXMYCyABKA0SGQoRZXhwZWN0ZWRfcmV2aXNpb24YDCABKAkSFQoNYnVkZ2V0X3Rva2VucxgNIAEoDUINCgtfc3RhcnRfbGluZUILCglfZW5kX2xpbmVCDQoLX3N0YXJ0X2J5dGVCCwoJX2VuZF9ieXRlQg8KDV9qc29uX3BvaW50ZXJCDQoLX2l0ZW1fc3RhcnRCCwoJX2l0ZW1fZW5kIkkKDFBhdHRlcm5NYXRjaBIMCgRsaW5lGAEgASgNEgwKBHRleHQYAiABKAkSDgoGYmVmb3JlGAMgAygJEg0KBWFmdGVyGAQgAygJIpIDCg9SZWNvdmVyUmVzcG9uc2USHQoFcGFydHMYASADKAsyDi5sb3VwZS52MS5QYXJ0EhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhMKC25leHRfY3Vyc29yGAYgASgJEhAKCHJldmlzaW9uGAcgASgJEg0KBXN0YWxlGAggASgIEhcKD25ld2VyX3Jlc3VsdF9pZBgJIAEoCRIRCglyZXN1bHRfaWQYCiABKAkSEwoLdG90YWxfbGluZXMYCyABKA0SEwoLdG90YWxfYnl0ZXMYDCABKA0SJwoHbWF0Y2hlcxgNIAMoCzIWLmxvdXBlLnYxLlBhdHRlcm5NYXRjaBITCgttYXRjaF9jb3VudBgOIAEoDUINCgtfc3RhcnRfbGluZUILCglfZW5kX2xpbmVCDQoLX3N0YXJ0X2J5dGVCCwoJX2VuZF9ieXRlImIKEUN1dEhpc3RvcnlSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCRInCgZmb3JtYXQYAiABKA4yFy5sb3VwZS52MS5IaXN0b3J5Rm9ybWF0EhQKDGhpc3RvcnlfanNvbhgDIAEoDCJVChJDdXRIaXN0b3J5UmVzcG9uc2USFAoMaGlzdG9yeV9qc29uGAEgASgMEhQKDHNhdmVkX3Rva2VucxgCIAEoDRITCgtjdXRfcmVzdWx0cxgDIAEoDSJdChREZWxldGVSZXN1bHRzUmVxdWVzdBITCglyZXN1bHRfaWQYASABKAlIABIUCgpzZXNzaW9uX2lkGAIgASgJSAASEAoGdGVuYW50GAMgASgISABCCAoGdGFyZ2V0IkcKFURlbGV0ZVJlc3VsdHNSZXNwb25zZRIXCg9yZXN1bHRzX2RlbGV0ZWQYASABKA0SFQoNYmxvYnNfZGVsZXRlZBgCIAEoDSqSAQoNSGlzdG9yeUZvcm1hdBIeChpISVNUT1JZX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhwKGEhJU1RPUllfRk9STUFUX0FOVEhST1BJQxABEh4KGkhJU1RPUllfRk9STUFUX09QRU5BSV9DSEFUEAISIwofSElTVE9SWV9GT1JNQVRfT1BFTkFJX1JFU1BPTlNFUxADMq4CChFQcm9qZWN0aW9uU2VydmljZRI+CgdQcm9qZWN0EhgubG91cGUudjEuUHJvamVjdFJlcXVlc3QaGS5sb3VwZS52MS5Qcm9qZWN0UmVzcG9uc2USPgoHUmVjb3ZlchIYLmxvdXBlLnYxLlJlY292ZXJSZXF1ZXN0GhkubG91cGUudjEuUmVjb3ZlclJlc3BvbnNlEkcKCkN1dEhpc3RvcnkSGy5sb3VwZS52MS5DdXRIaXN0b3J5UmVxdWVzdBocLmxvdXBlLnYxLkN1dEhpc3RvcnlSZXNwb25zZRJQCg1EZWxldGVSZXN1bHRzEh4ubG91cGUudjEuRGVsZXRlUmVzdWx0c1JlcXVlc3QaHy5sb3VwZS52MS5EZWxldGVSZXN1bHRzUmVzcG9uc2ViBnByb3RvMw", [file_loupe_v1_tool_result]);
 
 /**
  * @generated from message loupe.v1.ProjectRequest
@@ -206,6 +206,13 @@ export type ProjectResponse = Message<"loupe.v1.ProjectResponse"> & {
    * @generated from field: loupe.v1.ToolKind kind = 8;
    */
   kind: ToolKind;
+
+  /**
+   * Secrets masked before anything was saved or shown.
+   *
+   * @generated from field: uint32 redacted_secrets = 9;
+   */
+  redactedSecrets: number;
 };
 
 /**
@@ -483,6 +490,67 @@ export const CutHistoryResponseSchema: GenMessage<CutHistoryResponse> = /*@__PUR
   messageDesc(file_loupe_v1_projection, 8);
 
 /**
+ * @generated from message loupe.v1.DeleteResultsRequest
+ */
+export type DeleteResultsRequest = Message<"loupe.v1.DeleteResultsRequest"> & {
+  /**
+   * @generated from oneof loupe.v1.DeleteResultsRequest.target
+   */
+  target: {
+    /**
+     * @generated from field: string result_id = 1;
+     */
+    value: string;
+    case: "resultId";
+  } | {
+    /**
+     * @generated from field: string session_id = 2;
+     */
+    value: string;
+    case: "sessionId";
+  } | {
+    /**
+     * Every result of the caller's tenant (must be true).
+     *
+     * @generated from field: bool tenant = 3;
+     */
+    value: boolean;
+    case: "tenant";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message loupe.v1.DeleteResultsRequest.
+ * Use `create(DeleteResultsRequestSchema)` to create a new message.
+ */
+export const DeleteResultsRequestSchema: GenMessage<DeleteResultsRequest> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_projection, 9);
+
+/**
+ * @generated from message loupe.v1.DeleteResultsResponse
+ */
+export type DeleteResultsResponse = Message<"loupe.v1.DeleteResultsResponse"> & {
+  /**
+   * @generated from field: uint32 results_deleted = 1;
+   */
+  resultsDeleted: number;
+
+  /**
+   * Blobs removed because no remaining result used them.
+   *
+   * @generated from field: uint32 blobs_deleted = 2;
+   */
+  blobsDeleted: number;
+};
+
+/**
+ * Describes the message loupe.v1.DeleteResultsResponse.
+ * Use `create(DeleteResultsResponseSchema)` to create a new message.
+ */
+export const DeleteResultsResponseSchema: GenMessage<DeleteResultsResponse> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_projection, 10);
+
+/**
  * @generated from enum loupe.v1.HistoryFormat
  */
 export enum HistoryFormat {
@@ -550,6 +618,17 @@ export const ProjectionService: GenService<{
     methodKind: "unary";
     input: typeof CutHistoryRequestSchema;
     output: typeof CutHistoryResponseSchema;
+  },
+  /**
+   * DeleteResults deletes saved results of the caller's tenant: one result,
+   * one session's results, or all of them.
+   *
+   * @generated from rpc loupe.v1.ProjectionService.DeleteResults
+   */
+  deleteResults: {
+    methodKind: "unary";
+    input: typeof DeleteResultsRequestSchema;
+    output: typeof DeleteResultsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_loupe_v1_projection, 0);

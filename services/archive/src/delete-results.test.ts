@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { blobKey, createFileArchiveStore, lineIndexKey, revisionOf, type ArchiveStore } from "@loupe/archive-store";
+import { isAppError } from "@loupe/errors";
+import { DeleteRequestSchema, type PutRequest } from "@loupe/proto";
+import { deleteResults, deleteTargetFrom } from "./delete-results.js";
+import { putResult } from "./put-result.js";
+import { loadRecord } from "./result-record.js";
+
+const NOW_MS = 1_700_000_000_000;
+const DAY_MS = 86_400_000;
+const encoder = new TextEncoder();
+
+/** A Put stream of one result. */
+async function* putStream(resultId: string, sessionId: string, text: string): AsyncIterable<PutRequest> {
+  const bytes = encoder.encode(text);
+  yield { message: { case: "header", value: { resultId, sessionId, revision: revisionOf(bytes), sizeBytes: BigInt(bytes.byteLength) } } } as PutRequest;
+  yield { message: { case: "chunk", value: bytes } } as PutRequest;
+}
+
+/** Saves one result as the archive's Put does. */
+function save(store: ArchiveStore, tenant: string, resultId: string, sessionId: string, text: string, nowMs = NOW_MS) {
+  return putResult(putStream(resultId, sessionId, text), { store, tenant, nowMs, retentionMs: 7 * DAY_MS, maxResultBytes: 1 << 20 });
+}
+
+/** Every key the store holds, sorted. */
+async function allKeys(store: ArchiveStore): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of store.list("")) keys.push(key);
+  return keys;
+}
+
+const id = (name: string): string => `r_${name.padEnd(16, "0")}`;
+const sha = (text: string): string => revisionOf(encoder.encode(text)).slice("sha256:".length);
+const isNotFound = (error: unknown) => isAppError(error) && error.code === "not_found";
+
+describe("deleteResults()", () => {
+  let directory: string;
+  let store: ArchiveStore;
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), "loupe-delete-"));
+    store = createFileArchiveStore({ directory });
+  });
+  afterEach(() => rm(directory, { recursive: true, force: true }));
+
+  it("keeps a blob another result uses, and removes it with its line index once the last user goes", async () => {
+    await save(store, "local", id("a"), "s1", "shared\ncontent\n");
+    await save(store, "local", id("b"), "s2", "shared\ncontent\n");
+    const shared = sha("shared\ncontent\n");
+
+    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("a") }), { resultsDeleted: 1, blobsDeleted: 0 });
+    await assert.rejects(loadRecord(store, "local", id("a"), NOW_MS), isNotFound);
+    assert.equal((await loadRecord(store, "local", id("b"), NOW_MS)).resultId, id("b"));
+    assert.ok(await store.exists(blobKey("local", shared)));
+    assert.ok(await store.exists(lineIndexKey("local", shared)));
+
+    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("b") }), { resultsDeleted: 1, blobsDeleted: 1 });
+    assert.equal(await store.exists(blobKey("local", shared)), false);
+    assert.equal(await store.exists(lineIndexKey("local", shared)), false);
+    assert.deepEqual(await allKeys(store), ["v1/_tenants/local"]);
+  });
+
+  it("counts nothing for a result that is not there, so a delete can be repeated", async () => {
+    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("missing") }), { resultsDeleted: 0, blobsDeleted: 0 });
+  });
+
+  it("deletes one session's results and leaves other sessions alone", async () => {
+    await save(store, "local", id("a"), "s1", "one\n");
+    await save(store, "local", id("b"), "s1", "two\n");
+    await save(store, "local", id("c"), "s2", "two\n");
+    await save(store, "local", id("d"), "s2", "three\n");
+
+    assert.deepEqual(await deleteResults(store, "local", { kind: "session", sessionId: "s1" }), { resultsDeleted: 2, blobsDeleted: 1 });
+    await assert.rejects(loadRecord(store, "local", id("a"), NOW_MS), isNotFound);
+    await assert.rejects(loadRecord(store, "local", id("b"), NOW_MS), isNotFound);
+    assert.equal(await store.exists(blobKey("local", sha("one\n"))), false);
+    assert.ok(await store.exists(blobKey("local", sha("two\n"))), "still used by c");
+    assert.equal((await loadRecord(store, "local", id("c"), NOW_MS)).sessionId, "s2");
+    assert.ok(!(await allKeys(store)).some((key) => key.includes("/sessions/s1/")));
+  });
+
+  it("deletes a whole tenant and nothing of another", async () => {
+    await save(store, "local", id("a"), "s1", "one\n");
+    await save(store, "local", id("b"), "s2", "one\n");
+    await save(store, "local", id("c"), "s2", "two\n");
+    await save(store, "other", id("a"), "s1", "one\n");
+    const before = (await allKeys(store)).filter((key) => key.includes("/other"));
+
+    assert.deepEqual(await deleteResults(store, "local", { kind: "tenant" }), { resultsDeleted: 3, blobsDeleted: 2 });
+    assert.deepEqual(await allKeys(store), before);
+    assert.equal((await loadRecord(store, "other", id("a"), NOW_MS)).resultId, id("a"));
+  });
+
+  it("lets the same content be saved again after its blob was deleted", async () => {
+    await save(store, "local", id("a"), "s1", "again\n");
+    await deleteResults(store, "local", { kind: "result", resultId: id("a") });
+    const { deduplicated } = await save(store, "local", id("b"), "s1", "again\n");
+    assert.equal(deduplicated, false);
+    assert.ok(await store.exists(blobKey("local", sha("again\n"))));
+    assert.ok(await store.exists(lineIndexKey("local", sha("again\n"))));
+  });
+});
+
+describe("deleteTargetFrom()", () => {
+  it("maps each target", () => {
+    assert.deepEqual(deleteTargetFrom(create(DeleteRequestSchema, { target: { case: "resultId", value: "r_1" } })), { kind: "result", resultId: "r_1" });
+    assert.deepEqual(deleteTargetFrom(create(DeleteRequestSchema, { target: { case: "sessionId", value: "" } })), { kind: "session", sessionId: "" });
+    assert.deepEqual(deleteTargetFrom(create(DeleteRequestSchema, { target: { case: "tenant", value: true } })), { kind: "tenant" });
+  });
+
+  for (const target of [undefined, { case: "resultId" as const, value: "" }, { case: "tenant" as const, value: false }]) {
+    it(`refuses ${JSON.stringify(target)}`, () => {
+      assert.throws(() => deleteTargetFrom(create(DeleteRequestSchema, target ? { target } : {})), (error) => isAppError(error) && error.code === "invalid_argument");
+    });
+  }
+});

@@ -1,0 +1,54 @@
+import { blobRefKey, expiryEntryKey, sessionEntryKey, tenantMarkerKey, type ArchiveStore } from "@loupe/archive-store";
+
+/**
+ * What a result's index entries point at: enough to delete everything the result owns, also when its
+ * record was never written (a Put that failed after its entries).
+ */
+export interface ResultEntryTarget {
+  resultId: string;
+  sessionId: string;
+  /** `sha256:<hex>`. */
+  revision: string;
+  /** Milliseconds since the epoch. */
+  expiresAtMs: number;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The SHA-256 hex of a `sha256:<hex>` revision. */
+export const shaOfRevision = (revision: string): string => revision.slice("sha256:".length);
+
+/**
+ * Writes a result's index entries before its blob and record: the tenant marker (the sweeper finds tenants
+ * through it), the session entry, the blob reference marker, and the expiry entry, whose body names the
+ * session and revision so the sweeper can clean up after a Put that never wrote its record.
+ *
+ * The reference marker goes first on purpose: a concurrent delete of the last other result using the blob
+ * lists the markers after removing its own, so once this resolves that delete keeps the blob.
+ */
+export async function writeResultEntries(store: ArchiveStore, tenant: string, target: ResultEntryTarget, signal?: AbortSignal): Promise<void> {
+  const options = signal ? { signal } : {};
+  const intent = new TextEncoder().encode(JSON.stringify({ sessionId: target.sessionId, revision: target.revision }));
+  await Promise.all([
+    store.put(blobRefKey(tenant, shaOfRevision(target.revision), target.resultId), EMPTY, options),
+    store.put(sessionEntryKey(tenant, target.sessionId, target.resultId), EMPTY, options),
+    store.put(expiryEntryKey(tenant, target.expiresAtMs, target.resultId), intent, { contentType: "application/json", ...options }),
+    store.put(tenantMarkerKey(tenant), EMPTY, options),
+  ]);
+}
+
+/**
+ * Reads the session and revision an expiry entry recorded, or undefined when the entry is gone or unreadable.
+ */
+export async function readExpiryIntent(store: ArchiveStore, key: string, signal?: AbortSignal): Promise<{ sessionId: string; revision: string } | undefined> {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(await store.get(key, signal ? { signal } : {}))) as { sessionId?: unknown; revision?: unknown };
+    if (typeof parsed.sessionId === "string" && typeof parsed.revision === "string" && /^sha256:[0-9a-f]{64}$/.test(parsed.revision)) {
+      return { sessionId: parsed.sessionId, revision: parsed.revision };
+    }
+    return undefined;
+  } catch {
+    // A vanished or corrupt entry holds nothing to clean up beyond itself.
+    return undefined;
+  }
+}

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { blobKey, blobRefKey, createFileArchiveStore, expiryEntryKey, revisionOf, sessionEntryKey, type ArchiveStore } from "@loupe/archive-store";
+import { isAppError } from "@loupe/errors";
+import type { PutRequest } from "@loupe/proto";
+import { putResult } from "./put-result.js";
+import { writeResultEntries } from "./result-entries.js";
+import { loadRecord } from "./result-record.js";
+import { startSweeper, sweepExpired, type SweepOutcome } from "./sweep-expired.js";
+
+const DAY_MS = 86_400_000;
+const T0 = 1_700_000_000_000;
+const encoder = new TextEncoder();
+const id = (name: string): string => `r_${name.padEnd(16, "0")}`;
+const sha = (text: string): string => revisionOf(encoder.encode(text)).slice("sha256:".length);
+
+async function* putStream(resultId: string, sessionId: string, text: string): AsyncIterable<PutRequest> {
+  const bytes = encoder.encode(text);
+  yield { message: { case: "header", value: { resultId, sessionId, revision: revisionOf(bytes), sizeBytes: BigInt(bytes.byteLength) } } } as PutRequest;
+  yield { message: { case: "chunk", value: bytes } } as PutRequest;
+}
+
+function save(store: ArchiveStore, tenant: string, resultId: string, text: string, nowMs: number) {
+  return putResult(putStream(resultId, "s1", text), { store, tenant, nowMs, retentionMs: 7 * DAY_MS, maxResultBytes: 1 << 20 });
+}
+
+async function allKeys(store: ArchiveStore): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of store.list("")) keys.push(key);
+  return keys;
+}
+
+describe("sweepExpired()", () => {
+  let directory: string;
+  let store: ArchiveStore;
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), "loupe-sweep-"));
+    store = createFileArchiveStore({ directory });
+  });
+  afterEach(() => rm(directory, { recursive: true, force: true }));
+
+  it("deletes expired results of every tenant, keeps live ones and blobs they share", async () => {
+    await save(store, "local", id("old"), "shared\n", T0);
+    await save(store, "local", id("oldonly"), "old only\n", T0);
+    await save(store, "local", id("new"), "shared\n", T0 + 3 * DAY_MS);
+    await save(store, "acme", id("old"), "acme\n", T0);
+
+    const outcome = await sweepExpired(store, T0 + 8 * DAY_MS);
+
+    assert.deepEqual(outcome, { resultsDeleted: 3, blobsDeleted: 2, entriesRemoved: 0 });
+    assert.equal((await loadRecord(store, "local", id("new"), T0 + 8 * DAY_MS)).resultId, id("new"));
+    assert.ok(await store.exists(blobKey("local", sha("shared\n"))));
+    assert.equal(await store.exists(blobKey("local", sha("old only\n"))), false);
+    assert.ok(!(await allKeys(store)).some((key) => key.startsWith("v1/acme/")));
+  });
+
+  it("leaves everything before expiry, and answers expired before the sweep", async () => {
+    await save(store, "local", id("a"), "text\n", T0);
+    const before = await allKeys(store);
+    assert.deepEqual(await sweepExpired(store, T0 + 7 * DAY_MS - 1), { resultsDeleted: 0, blobsDeleted: 0, entriesRemoved: 0 });
+    assert.deepEqual(await allKeys(store), before);
+    await assert.rejects(loadRecord(store, "local", id("a"), T0 + 7 * DAY_MS), (error) => isAppError(error) && error.code === "not_found" && error.message.includes("expired"));
+  });
+
+  it("cleans up after a Put that wrote its entries but never its record", async () => {
+    const revision = revisionOf(encoder.encode("lost\n"));
+    await writeResultEntries(store, "local", { resultId: id("lost"), sessionId: "s9", revision, expiresAtMs: T0 });
+    assert.deepEqual(await sweepExpired(store, T0), { resultsDeleted: 0, blobsDeleted: 0, entriesRemoved: 1 });
+    const keys = await allKeys(store);
+    for (const key of [blobRefKey("local", sha("lost\n"), id("lost")), sessionEntryKey("local", "s9", id("lost")), expiryEntryKey("local", T0, id("lost"))]) {
+      assert.ok(!keys.includes(key), key);
+    }
+  });
+});
+
+describe("startSweeper()", () => {
+  it("sweeps on its interval and stops", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "loupe-sweeper-"));
+    try {
+      const store = createFileArchiveStore({ directory });
+      await save(store, "local", id("a"), "text\n", T0);
+      const outcomes: SweepOutcome[] = [];
+      const sweeper = startSweeper({ store, intervalMs: 10, now: () => T0 + 8 * DAY_MS, onSweep: (outcome) => outcome && outcomes.push(outcome) });
+      for (let waited = 0; outcomes.length < 2 && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      await sweeper.stop();
+      assert.equal(outcomes[0]?.resultsDeleted, 1);
+      assert.equal(outcomes[1]?.resultsDeleted, 0);
+      assert.deepEqual(await allKeys(store), ["v1/_tenants/local"]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

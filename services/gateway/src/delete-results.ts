@@ -1,0 +1,41 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { AppError } from "@loupe/errors";
+import type { DeleteRequestSchema, DeleteResultsRequest, DeleteResultsResponse } from "@loupe/proto";
+import type { ArchiveClient } from "./archive-client.js";
+
+const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
+const MAX_SESSION_ID_LENGTH = 256;
+
+/** The archive target of a DeleteResults request, checked as Project and Recover check ids. */
+export type DeleteResultsTarget = MessageInitShape<typeof DeleteRequestSchema>["target"];
+
+/**
+ * Checks a DeleteResults target: a well-formed result id, a session id of at most 256 characters, or
+ * `tenant: true`.
+ * @throws AppError `invalid_argument` naming the problem
+ */
+export function validateDeleteTarget(target: DeleteResultsRequest["target"]): NonNullable<DeleteResultsTarget> {
+  switch (target.case) {
+    case "resultId":
+      if (!RESULT_ID_PATTERN.test(target.value)) throw new AppError("invalid_argument", `malformed result_id [result_id=${target.value.slice(0, 80)}]`);
+      return target;
+    case "sessionId":
+      if (target.value.length > MAX_SESSION_ID_LENGTH) throw new AppError("invalid_argument", `session_id longer than ${String(MAX_SESSION_ID_LENGTH)} characters`);
+      return target;
+    case "tenant":
+      if (!target.value) throw new AppError("invalid_argument", "tenant must be true to delete every result of the tenant");
+      return target;
+    case undefined:
+      throw new AppError("invalid_argument", "a target is required: result_id, session_id or tenant");
+  }
+}
+
+/**
+ * ProjectionService.DeleteResults: deletes the caller's results (one, a session's, or all) in the archive,
+ * with the records, index entries and the blobs no remaining result uses.
+ * @throws AppError `invalid_argument` for a bad target; the archive's errors otherwise
+ */
+export async function deleteResults(request: DeleteResultsRequest, tenant: string, archive: ArchiveClient, signal?: AbortSignal): Promise<DeleteResultsResponse> {
+  const response = await archive.delete(tenant, { target: validateDeleteTarget(request.target) }, signal);
+  return { $typeName: "loupe.v1.DeleteResultsResponse", resultsDeleted: response.resultsDeleted, blobsDeleted: response.blobsDeleted };
+}
