@@ -64,7 +64,7 @@ describe("deleting results on RGW through loupe archive + loupe gateway", () => 
     const three = await saved("rest-2", numberedLines(3000, "three"));
     const call = async (path: string) => {
       const response = await fetch(`${httpBase}${path}`, { method: "DELETE" });
-      return { status: response.status, body: (await response.json()) as unknown };
+      return { status: response.status, body: (await response.json()) };
     };
 
     assert.equal((await call(`/api/teams/acme/results/${one}`)).status, 404);
