@@ -16,7 +16,8 @@ export interface ArchiveHandlerDeps {
   store: ArchiveStore;
   indexCache: LineIndexCache;
   maxResultBytes: number;
-  retentionMs: number;
+  /** How long a tenant's results are kept (ms). */
+  retentionMsFor: (tenant: string) => number;
   /** Clock (ms since the epoch). */
   now: () => number;
 }
@@ -38,7 +39,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
         store,
         tenant,
         nowMs: deps.now(),
-        retentionMs: deps.retentionMs,
+        retentionMs: deps.retentionMsFor(tenant),
         maxResultBytes: deps.maxResultBytes,
         signal: context.signal,
       });

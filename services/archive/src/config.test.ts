@@ -30,3 +30,13 @@ describe("archive loadConfig()", () => {
     );
   });
 });
+
+describe("archive loadConfig() retention per tenant", () => {
+  it("reads tenant=days pairs and reports bad ones", () => {
+    assert.deepEqual(loadConfig({ LOUPE_RETENTION_DAYS_BY_TENANT: "team-a=3, team_b=30" }).retentionDaysByTenant, { "team-a": 3, team_b: 30 });
+    assert.throws(
+      () => loadConfig({ LOUPE_RETENTION_DAYS_BY_TENANT: "team-a=0,Bad=3,x" }),
+      (error: unknown) => isAppError(error) && (error.message.match(/LOUPE_RETENTION_DAYS_BY_TENANT/g) ?? []).length === 3,
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { readEnum, readInt, readOptionalString, readPort, readBool, readString, throwOnProblems, type Env } from "@loupe/config";
+import { readList, readEnum, readInt, readOptionalString, readPort, readBool, readString, throwOnProblems, type Env } from "@loupe/config";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 
 /** Where the archive keeps blobs. */
@@ -16,6 +16,8 @@ export interface ArchiveConfig {
   s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean; requestTimeoutMs: number };
   maxResultBytes: number;
   retentionDays: number;
+  /** Per-tenant retention overriding retentionDays (LOUPE_RETENTION_DAYS_BY_TENANT="teamA=3,teamB=30"). */
+  retentionDaysByTenant: Record<string, number>;
   /** Between sweeps of expired results (ms); 0 turns the sweeper off. */
   sweepIntervalMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -31,6 +33,21 @@ export const DEFAULT_RETENTION_DAYS = 7;
 export const DEFAULT_SWEEP_INTERVAL_MS = 3_600_000;
 /** How long an S3 request may go without progress; generous, since a large result streams in one PUT. */
 export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 60_000;
+
+// "teamA=3, teamB=30": whole days from 1 to 3650 per tenant.
+function readRetentionByTenant(env: Env, problems: string[]): Record<string, number> {
+  const byTenant: Record<string, number> = {};
+  for (const item of readList(env, "LOUPE_RETENTION_DAYS_BY_TENANT", [])) {
+    const match = /^([a-z0-9][a-z0-9_-]{0,62})=(\d{1,4})$/.exec(item);
+    const days = Number(match?.[2]);
+    if (!match?.[1] || days < 1 || days > 3650) {
+      problems.push(`LOUPE_RETENTION_DAYS_BY_TENANT has a bad entry ${JSON.stringify(item)} (want tenant=days, days 1–3650)`);
+      continue;
+    }
+    byTenant[match[1]] = days;
+  }
+  return byTenant;
+}
 
 /**
  * Reads the archive's LOUPE_* variables. Reports every bad variable at once.
@@ -54,6 +71,7 @@ export function loadConfig(env: Env = process.env): ArchiveConfig {
     },
     maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS, problems, { min: 1, max: 3650 }),
+    retentionDaysByTenant: readRetentionByTenant(env, problems),
     sweepIntervalMs: readInt(env, "LOUPE_SWEEP_INTERVAL_MS", DEFAULT_SWEEP_INTERVAL_MS, problems, { min: 0, max: 7 * 24 * 3_600_000 }),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };

@@ -58,7 +58,7 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
     store,
     indexCache: createLineIndexCache(),
     maxResultBytes: config.maxResultBytes,
-    retentionMs: config.retentionDays * DAY_MS,
+    retentionMsFor: (tenant) => (config.retentionDaysByTenant[tenant] ?? config.retentionDays) * DAY_MS,
     now: deps.now ?? Date.now,
   });
   const grpc = await startGrpcServer({
