@@ -33,7 +33,7 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
     const s3 = shared;
     archive = startLoupeProcess(["archive"], { ...s3ProcessEnv(s3, `loupe-e2e-${run}`), LOUPE_GRPC_PORT: String(archivePort), LOUPE_HTTP_PORT: String(await freePort()) });
     noteWorker = startLoupeProcess(["note-worker"], { LOUPE_NATS_URL: NATS_URL, LOUPE_NOTE_WORKER_DURABLE: durable, LOUPE_GRPC_PORT: String(await freePort()), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_LOG_LEVEL: "debug" });
-    gateway = startLoupeProcess(["gateway"], { LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`, LOUPE_GRPC_PORT: String(gatewayPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_RESULT_ID_SECRET: `e2e-${run}` });
+    gateway = startLoupeProcess(["gateway"], { LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`, LOUPE_GRPC_PORT: String(gatewayPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_RESULT_ID_SECRET: `e2e-${run}`, LOUPE_REDIS_URL: "redis://127.0.0.1:6379" });
     await Promise.all([archive.waitFor(/archive started/), noteWorker.waitFor(/note-worker started/), gateway.waitFor(/gateway started/)]);
     client = createGrpcClient(ProjectionService, `127.0.0.1:${String(gatewayPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
   });
@@ -87,6 +87,16 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
     const [omission] = back.omissions;
     assert.ok(omission);
     assert.equal((await recoverOmission(client, omission)).text, linesOf(small, omission.startLine ?? 0, omission.endLine ?? 0));
+  });
+
+  it("keeps path revisions in Redis: a changed file says so, and the old snapshot is stale", async () => {
+    const read = (content: string) => client.project({ sessionId: `rev-${run}`, result: { toolName: "Read", argsJson: JSON.stringify({ file_path: "src/app.ts" }), parts: [{ content: { case: "text", value: content } }] } });
+    const first = await read(numberedLines(2000, "one"));
+    const second = await read(numberedLines(2000, "two"));
+    assert.match(textOf(second.parts), /^\[loupe\] src\/app\.ts changed since your last read/);
+    const old = await client.recover({ resultId: first.resultId, startLine: 1, endLine: 2 });
+    assert.equal(old.stale, true);
+    assert.equal(old.newerResultId, second.resultId);
   });
 
   it("note-worker consumes events from JetStream with its durable consumer and acks them", async () => {
