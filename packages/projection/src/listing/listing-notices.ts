@@ -46,15 +46,25 @@ export function listingHeader(listing: Listing, subtree: Int32Array, maxTokens: 
     holding++;
   }
   const base = baseDirectory(listing);
-  const ranked = tree.path
-    .map((_, id) => id)
-    .filter((id) => (subtree[id] ?? 0) > 0 && (tree.depth[id] ?? 0) > (tree.depth[base] ?? 0))
-    .sort((a, b) => (tree.depth[a] ?? 0) - (tree.depth[b] ?? 0) || (subtree[b] ?? 0) - (subtree[a] ?? 0) || a - b);
-  // Only the first directories can be named: label those.
-  const named = ranked.slice(0, MAX_NAMED_DIRECTORIES).map((id) => `${directoryLabel(tree.path[id] ?? "")} ${formatNumber(subtree[id] ?? 0)}`);
+  // Shallowest first, then largest: only the first MAX_NAMED_DIRECTORIES can be named, so keep just those
+  // (a bounded insertion instead of sorting every directory of a large listing).
+  const order = (a: number, b: number): number => (tree.depth[a] ?? 0) - (tree.depth[b] ?? 0) || (subtree[b] ?? 0) - (subtree[a] ?? 0) || a - b;
+  const top: number[] = [];
+  let eligible = 0;
+  const baseDepth = tree.depth[base] ?? 0;
+  for (let id = 0; id < tree.path.length; id++) {
+    if ((subtree[id] ?? 0) <= 0 || (tree.depth[id] ?? 0) <= baseDepth) continue;
+    eligible++;
+    if (top.length === MAX_NAMED_DIRECTORIES && order(id, top[top.length - 1] ?? 0) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && order(id, top[at - 1] ?? 0) < 0) at--;
+    top.splice(at, 0, id);
+    if (top.length > MAX_NAMED_DIRECTORIES) top.pop();
+  }
+  const named = top.map((id) => `${directoryLabel(tree.path[id] ?? "")} ${formatNumber(subtree[id] ?? 0)}`);
   const directories = `${formatNumber(holding)} ${holding === 1 ? "directory" : "directories"}`;
-  const prefix = `[loupe] ${entries(total)} in ${directories}${ranked.length > 0 ? "; " : ""}`;
-  return boundedLine(prefix, named, { maxItems: MAX_NAMED_DIRECTORIES, totalItems: ranked.length, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` });
+  const prefix = `[loupe] ${entries(total)} in ${directories}${eligible > 0 ? "; " : ""}`;
+  return boundedLine(prefix, named, { maxItems: MAX_NAMED_DIRECTORIES, totalItems: eligible, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` });
 }
 
 /** The deepest directory every line of the listing is about (the directory listed). */
