@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
-import { ProjectionService } from "@loupe/proto";
-import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
 import { recoverOmission, textOf } from "../support/recover-omission.js";
 
@@ -14,22 +9,14 @@ const githubToken = ["ghp", "_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"].join(""
 const awsKeyId = ["AKIA", "IOSFODNN7", "EXAMPLE"].join("");
 
 describe("secret redaction (on by default)", () => {
-  let dataDir: string;
-  let loupe: LoupeProcess;
-  let client: GrpcClient<typeof ProjectionService>;
+  let loupe: EmbeddedLoupe;
+  let client: EmbeddedLoupe["client"];
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "loupe-redaction-"));
-    const grpcPort = await freePort();
-    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()) });
-    await loupe.waitFor(/loupe is serving/);
-    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+    loupe = await startEmbeddedLoupe();
+    client = loupe.client;
   });
-  after(async () => {
-    client.close();
-    await loupe.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => loupe.stop());
 
   it("masks secrets in the view and in the archive, and counts them", async () => {
     const lines = numberedLines(4000).split(/(?<=\n)/);

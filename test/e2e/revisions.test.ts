@@ -1,35 +1,22 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
-import { ProjectionService } from "@loupe/proto";
-import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
 import { textOf } from "../support/recover-omission.js";
 
 const counter = createTokenCounter();
 
 describe("revisions of a path (invariant 7)", () => {
-  let dataDir: string;
-  let loupe: LoupeProcess;
-  let client: GrpcClient<typeof ProjectionService>;
+  let loupe: EmbeddedLoupe;
+  let client: EmbeddedLoupe["client"];
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "loupe-revisions-"));
-    const grpcPort = await freePort();
-    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()) });
-    await loupe.waitFor(/loupe is serving/);
-    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+    loupe = await startEmbeddedLoupe();
+    client = loupe.client;
   });
-  after(async () => {
-    client.close();
-    await loupe.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => loupe.stop());
 
   const read = (content: string, sessionId = "rev") =>
     client.project({ sessionId, result: { toolName: "Read", argsJson: JSON.stringify({ file_path: "src/app.ts" }), parts: [{ content: { case: "text", value: content } }] } });

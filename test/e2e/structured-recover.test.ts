@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
-import { ProjectionService, ToolKind } from "@loupe/proto";
-import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { ToolKind } from "@loupe/proto";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { recoverOmission, textOf } from "../support/recover-omission.js";
 
 const counter = createTokenCounter();
@@ -23,9 +21,8 @@ function resolve(value: unknown, pointer: string): unknown {
 }
 
 describe("structured results: JSON views and JSON-pointer recovery", () => {
-  let dataDir: string;
-  let loupe: LoupeProcess;
-  let client: GrpcClient<typeof ProjectionService>;
+  let loupe: EmbeddedLoupe;
+  let client: EmbeddedLoupe["client"];
   const issues = Array.from({ length: 300 }, (_, index) => ({
     id: 9000 + index,
     number: index + 1,
@@ -36,9 +33,8 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
   }));
   const original = { total_count: issues.length, items: issues };
 
+
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "loupe-structured-"));
-    const grpcPort = await freePort();
     const specs = [
       {
         tool: "github_list_*",
@@ -48,16 +44,13 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
         },
       },
     ];
-    await writeFile(join(dataDir, "views.json"), JSON.stringify(specs));
-    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_VIEW_SPECS_FILE: join(dataDir, "views.json") });
-    await loupe.waitFor(/loupe is serving/);
-    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+    loupe = await startEmbeddedLoupe({}, async (dataDir) => {
+      await writeFile(join(dataDir, "views.json"), JSON.stringify(specs));
+      return { LOUPE_VIEW_SPECS_FILE: join(dataDir, "views.json") };
+    });
+    client = loupe.client;
   });
-  after(async () => {
-    client.close();
-    await loupe.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => loupe.stop());
 
   it("gives a valid JSON view within budget whose pointer continuations recover exactly the omitted values", async () => {
     const response = await client.project({ sessionId: "j1", result: { toolName: "github_list_issues", parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
