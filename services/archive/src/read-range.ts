@@ -1,7 +1,8 @@
 import { blobKey, type ArchiveStore } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { ReadRequest } from "@loupe/proto";
-import { blockForByte, blockForLine, countNewlines, offsetAfterNewlines, type LineIndex } from "./line-index.js";
+import { blockForByte, countNewlines, offsetAfterNewlines, type LineIndex } from "./line-index.js";
+import { lineStart, readBlob, type Blob } from "./blob-reader.js";
 
 /** The largest answer one Read gives when the caller sets no max_bytes (8 MiB). */
 export const DEFAULT_MAX_READ_BYTES = 8 * 1024 * 1024;
@@ -21,29 +22,6 @@ export interface ServedRange {
   startLineKnown: boolean;
 }
 
-interface Blob {
-  store: ArchiveStore;
-  key: string;
-  index: LineIndex;
-  signal: AbortSignal | undefined;
-}
-
-function get(blob: Blob, start: number, end: number): Promise<Uint8Array> {
-  if (end <= start) return Promise.resolve(new Uint8Array());
-  return blob.store.get(blob.key, { range: { start, end }, ...(blob.signal ? { signal: blob.signal } : {}) });
-}
-
-/** Byte offset where 1-based `line` starts (`lineCount + 1` → size), reading only its block. */
-async function lineStart(blob: Blob, line: number): Promise<number> {
-  if (line > blob.index.lineCount) return blob.index.sizeBytes;
-  const block = blockForLine(blob.index, line);
-  if (block.line === line) return block.startByte;
-  const bytes = await get(blob, block.startByte, block.endByte);
-  const offset = offsetAfterNewlines(bytes, line - block.line);
-  if (offset === -1) throw new AppError("internal", `line index does not match blob [key=${blob.key}, line=${String(line)}]`);
-  return block.startByte + offset;
-}
-
 const isContinuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
 
 /** Moves a position in `window` back to the start of the character it falls in. */
@@ -61,7 +39,7 @@ async function readLines(blob: Blob, request: ReadRequest, maxBytes: number): Pr
   if (request.endLine !== undefined && request.endLine < first) throw new AppError("invalid_argument", `end_line before start_line [start_line=${String(first)}, end_line=${String(request.endLine)}]`);
   if (first > lineCount) throw new AppError("invalid_argument", `start_line beyond the last line [start_line=${String(first)}, lines=${String(lineCount)}]`);
   const startByte = await lineStart(blob, first);
-  const window = await get(blob, startByte, Math.min(sizeBytes, startByte + maxBytes));
+  const window = await readBlob(blob, startByte, Math.min(sizeBytes, startByte + maxBytes));
   const wanted = last - first + 1;
   const offset = offsetAfterNewlines(window, wanted);
   // The range's end is inside the window (or at the end of the blob): no second look-up needed.
@@ -76,7 +54,7 @@ async function readLines(blob: Blob, request: ReadRequest, maxBytes: number): Pr
 async function startLineOf(blob: Blob, byte: number): Promise<number | undefined> {
   const block = blockForByte(blob.index, byte);
   if (byte - block.startByte > LINE_LOOKBACK_BYTES) return undefined;
-  return block.line + countNewlines(await get(blob, block.startByte, byte));
+  return block.line + countNewlines(await readBlob(blob, block.startByte, byte));
 }
 
 async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Promise<ServedRange> {
@@ -88,7 +66,7 @@ async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Pr
   // One read covers the answer plus a few bytes either side, so both ends snap to character starts locally.
   const windowStart = Math.max(0, requestedStart - (MAX_CHAR_BYTES - 1));
   const windowEnd = Math.min(size, Math.min(requestedEnd, requestedStart + maxBytes) + MAX_CHAR_BYTES);
-  const window = await get(blob, windowStart, windowEnd);
+  const window = await readBlob(blob, windowStart, windowEnd);
   const startByte = windowStart + snapBack(window, requestedStart - windowStart);
   const endIsInWindow = requestedEnd <= windowEnd;
   const rangeEndByte = endIsInWindow && requestedEnd < size ? windowStart + snapBack(window, requestedEnd - windowStart) : requestedEnd;

@@ -1,8 +1,9 @@
 import { blobKey, type ArchiveStore } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { SearchRequest } from "@loupe/proto";
-import { blockForLine, countNewlines, offsetAfterNewlines, type LineIndex } from "./line-index.js";
+import { countNewlines, type LineIndex } from "./line-index.js";
 import { MAX_MATCHES_PER_JOB, type CompiledPattern, type PatternMatcher } from "./pattern-worker.js";
+import { lineStart, readBlob, type Blob } from "./blob-reader.js";
 
 /** Time one Search call may spend matching (ms). */
 export const DEFAULT_SEARCH_DEADLINE_MS = 2000;
@@ -66,26 +67,6 @@ export function compilePattern(pattern: string): CompiledPattern {
   return compiled;
 }
 
-interface Blob {
-  store: ArchiveStore;
-  key: string;
-  index: LineIndex;
-  signal: AbortSignal | undefined;
-}
-
-function get(blob: Blob, start: number, end: number): Promise<Uint8Array> {
-  if (end <= start) return Promise.resolve(new Uint8Array());
-  return blob.store.get(blob.key, { range: { start, end }, ...(blob.signal ? { signal: blob.signal } : {}) });
-}
-
-async function lineStart(blob: Blob, line: number): Promise<number> {
-  const block = blockForLine(blob.index, line);
-  if (block.line === line) return block.startByte;
-  const offset = offsetAfterNewlines(await get(blob, block.startByte, block.endByte), line - block.line);
-  if (offset === -1) throw new AppError("internal", `line index does not match blob [key=${blob.key}, line=${String(line)}]`);
-  return block.startByte + offset;
-}
-
 interface Window {
   bytes: Uint8Array;
   lineCount: number;
@@ -96,14 +77,14 @@ interface Window {
 async function readWindow(blob: Blob, start: number): Promise<Window> {
   const size = blob.index.sizeBytes;
   for (let length = WINDOW_BYTES; ; length *= 2) {
-    const bytes = await get(blob, start, Math.min(size, start + length));
+    const bytes = await readBlob(blob, start, Math.min(size, start + length));
     const end = start + bytes.byteLength;
     const cut = end === size ? bytes.byteLength : bytes.lastIndexOf(NEWLINE) + 1;
     if (cut > 0) return { bytes: bytes.subarray(0, cut), lineCount: countNewlines(bytes.subarray(0, cut)) + (bytes[cut - 1] === NEWLINE ? 0 : 1), nextByte: start + cut };
     if (length >= MAX_LINE_BYTES) {
       let next = end;
       for (let newline = -1; newline === -1 && next < size; ) {
-        const chunk = await get(blob, next, Math.min(size, next + WINDOW_BYTES));
+        const chunk = await readBlob(blob, next, Math.min(size, next + WINDOW_BYTES));
         newline = chunk.indexOf(NEWLINE);
         next = newline === -1 ? next + chunk.byteLength : next + newline + 1;
       }
