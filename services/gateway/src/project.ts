@@ -6,6 +6,7 @@ import type { Logger } from "@loupe/runtime";
 import type { ArchiveClient } from "./archive-client.js";
 import { checkPath } from "./changed-path.js";
 import type { PathRevisions } from "./path-revisions.js";
+import type { SourceRules } from "./source-rules.js";
 import { redactResult } from "./redact-result.js";
 import { resultIdFor } from "./result-id.js";
 import { resultKindFromToolKind, toolKindFromResultKind } from "./result-kind.js";
@@ -29,6 +30,8 @@ export interface ProjectDeps {
   redactionRules: readonly CompiledRule[] | undefined;
   /** Field views from configuration (LOUPE_VIEW_SPECS_FILE). */
   viewSpecs: readonly ViewSpec[];
+  /** Per-source rules (their budget applies when the request gives none). */
+  sourceRules: SourceRules;
   /** Latest revision per (tenant, session, path) for file reads. */
   pathRevisions: PathRevisions;
   logger: Logger;
@@ -97,7 +100,11 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   }
   // Models without an offline tokenizer are counted in o200k with a safety margin taken off the budget.
   const profile = modelProfileFor(request.model, { defaultBudgetTokens: deps.defaultBudgetTokens });
-  const budget = effectiveBudget(request.budgetTokens, undefined, profile);
+  const rule = request.source === "" ? undefined : await deps.sourceRules.get(tenant, request.source).catch((error: unknown) => {
+    deps.logger.warn("source rule lookup failed; using defaults", { error });
+    return undefined;
+  });
+  const budget = effectiveBudget(request.budgetTokens, rule?.budgetTokens, profile);
   const counter = deps.counterFor(profile.encoding);
   const resultId = resultIdFor(deps.resultIdSecret, tenant, request.sessionId, content.revision);
   const input = resultInput(result, content);

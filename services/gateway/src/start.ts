@@ -1,9 +1,12 @@
 import { createHealthReporter, createReflectionServices, registerService, startGrpcServer } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
-import { Health, ProjectionService } from "@loupe/proto";
+import { Health, ProjectionService, RulesService } from "@loupe/proto";
 import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
 import { loadRedactionRules } from "./load-redaction-rules.js";
+import { createRulesHandlers } from "./rules-handlers.js";
+import { createSourceLimitsRoute } from "./source-limits-route.js";
+import { createSourceRules } from "./source-rules.js";
 import { loadViewSpecs } from "./load-view-specs.js";
 import { createPathRevisions } from "./path-revisions.js";
 import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
@@ -49,6 +52,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   const archive = deps.archive ?? createArchiveClient(config.archiveAddress, config.maxResultBytes);
   const ownState = deps.state === undefined;
   const state = deps.state ?? createState(config, logger);
+  const sourceRules = createSourceRules(state);
   const counters: GatewayCounters = { failOpen: 0 };
   const tokenCounters = { o200k_base: createTokenCounter("o200k_base"), cl100k_base: createTokenCounter("cl100k_base") };
   const health = createHealthReporter([ProjectionService.typeName]);
@@ -65,6 +69,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       viewSpecs: await loadViewSpecs(config.viewSpecsFile),
       redactionRules: await loadRedactionRules(config.redaction, config.redactionRulesFile),
       pathRevisions: createPathRevisions(state, config.retentionDays * DAY_MS),
+      sourceRules,
       logger,
     },
     logger,
@@ -74,11 +79,16 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     host: config.grpcHost,
     port: config.grpcPort,
     maxResultBytes: config.maxResultBytes,
-    services: [health.registration, registerService(ProjectionService, handlers), ...createReflectionServices([ProjectionService, Health])],
+    services: [
+      health.registration,
+      registerService(ProjectionService, handlers),
+      registerService(RulesService, createRulesHandlers(sourceRules, LOCAL_TENANT)),
+      ...createReflectionServices([ProjectionService, RulesService, Health]),
+    ],
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
   const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal) });
-  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes: [restApi], onError: (error) => logger.error("http request failed", { error }) });
+  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes: [restApi, createSourceLimitsRoute(sourceRules, LOCAL_TENANT)], onError: (error) => logger.error("http request failed", { error }) });
   logger.info("gateway started", { grpcPort: grpc.port, httpPort: http.port, archive: config.archiveAddress });
   return {
     grpcPort: grpc.port,

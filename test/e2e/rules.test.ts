@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { isAppError } from "@loupe/errors";
+import { createGrpcClient } from "@loupe/grpc";
+import { createTokenCounter } from "@loupe/projection";
+import { RulesService } from "@loupe/proto";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { numberedLines } from "../support/fixtures.js";
+import { textOf } from "../support/recover-omission.js";
+
+const counter = createTokenCounter();
+
+describe("per-app rules (RulesService and REST)", () => {
+  let loupe: EmbeddedLoupe;
+  before(async () => {
+    loupe = await startEmbeddedLoupe();
+  });
+  after(() => loupe.stop());
+
+  const rest = (method: string, path: string, body?: unknown) =>
+    fetch(`http://127.0.0.1:${String(loupe.httpPort)}${path}`, { method, headers: { "content-type": "application/json", "x-loupe-source": "claude-code" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+  it("sets and reads a rule over gRPC with partial updates, and refuses a bad cut saying why", async () => {
+    const rules = createGrpcClient(RulesService, `127.0.0.1:${String(loupe.grpcPort)}`, { maxResultBytes: 1024 * 1024 });
+    const initial = await rules.getSourceLimit({ source: "codex" });
+    assert.equal(initial.limit?.keepLimitChars, 0, "the cut is off by default");
+    assert.deepEqual(initial.limit?.keepTools?.values, ["bash", "shell", "execute"]);
+    await rules.setSourceLimit({ source: "codex", limit: { budgetTokens: 400 } });
+    const cut = await rules.setSourceLimit({ source: "codex", limit: { keepLimitChars: 8000 } });
+    assert.equal(cut.limit?.budgetTokens, 400);
+    assert.equal(cut.limit?.keepLimitChars, 8000);
+    await assert.rejects(rules.setSourceLimit({ source: "codex", limit: { keepLimitChars: 6000 } }), (error: unknown) => isAppError(error) && error.code === "invalid_argument" && /keep_limit_chars/.test(error.message));
+    await assert.rejects(rules.getSourceLimit({ source: "" }), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    rules.close();
+  });
+
+  it("uses the source's budget unless the request gives its own", async () => {
+    const text = numberedLines(3000);
+    const viaRule = await loupe.client.project({ source: "codex", sessionId: "b", result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] } });
+    assert.ok(counter.count(textOf(viaRule.parts)) <= 400);
+    const own = await loupe.client.project({ source: "codex", budgetTokens: 1500, sessionId: "b", result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] } });
+    const tokens = counter.count(textOf(own.parts));
+    assert.ok(tokens > 400 && tokens <= 1500, `the request's budget overrides the rule's (${String(tokens)})`);
+  });
+
+  it("serves PUT and GET /api/teams/{team}/source-limits, partial and validated, and hides other teams", async () => {
+    const put = await rest("PUT", "/api/teams/local/source-limits", { keep_limit_chars: 12000, keep_tools: { values: ["Bash"] } });
+    assert.equal(put.status, 200);
+    const body = (await put.json()) as { source: string; limit: Record<string, unknown> };
+    assert.equal(body.source, "claude-code");
+    assert.equal(body.limit["keepLimitChars"], 12000);
+    assert.equal(body.limit["keepHeadChars"], 3000, "defaults fill what the update left out");
+    const again = await rest("PUT", "/api/teams/local/source-limits?source=claude-code", { budget_tokens: 700 });
+    const kept = ((await again.json()) as { limit: Record<string, unknown> }).limit;
+    assert.equal(kept["keepLimitChars"], 12000, "changing one field keeps the others");
+    assert.equal(kept["budgetTokens"], 700);
+    const bad = await rest("PUT", "/api/teams/local/source-limits", { keep_limit_chars: 100 });
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { error: string }).error, /keep_limit_chars/);
+    assert.equal((await rest("GET", "/api/teams/other-team/source-limits")).status, 404);
+    const read = await rest("GET", "/api/teams/local/source-limits");
+    assert.equal(((await read.json()) as { limit: Record<string, unknown> }).limit["budgetTokens"], 700);
+  });
+});
