@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
 import { createGrpcClient } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
-import { RulesService } from "@loupe/proto";
+import { HistoryFormat, RulesService } from "@loupe/proto";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
 import { textOf } from "../support/recover-omission.js";
@@ -41,6 +41,25 @@ describe("per-app rules (RulesService and REST)", () => {
     const own = await loupe.client.project({ source: "codex", budgetTokens: 1500, sessionId: "b", result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] } });
     const tokens = counter.count(textOf(own.parts));
     assert.ok(tokens > 400 && tokens <= 1500, `the request's budget overrides the rule's (${String(tokens)})`);
+  });
+
+  it("cuts a vendor history per the app's rule over gRPC, byte-identical when the app has no cut", async () => {
+    const long = numberedLines(1000);
+    const history = new TextEncoder().encode(JSON.stringify({
+      model: "claude",
+      messages: [
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "make" } }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: long }] },
+      ],
+    }));
+    const cut = await loupe.client.cutHistory({ source: "codex", format: HistoryFormat.ANTHROPIC, historyJson: history });
+    assert.equal(cut.cutResults, 1);
+    assert.ok(cut.savedTokens > 0 && cut.historyJson.byteLength < history.byteLength / 2);
+    const again = await loupe.client.cutHistory({ source: "codex", format: HistoryFormat.ANTHROPIC, historyJson: history });
+    assert.ok(Buffer.from(again.historyJson).equals(Buffer.from(cut.historyJson)), "the same history gives the same bytes");
+    const untouched = await loupe.client.cutHistory({ source: "no-rule-app", format: HistoryFormat.ANTHROPIC, historyJson: history });
+    assert.ok(Buffer.from(untouched.historyJson).equals(Buffer.from(history)), "forwarded byte-identical");
+    assert.equal(untouched.cutResults, 0);
   });
 
   it("serves PUT and GET /api/teams/{team}/source-limits, partial and validated, and hides other teams", async () => {

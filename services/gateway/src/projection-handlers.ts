@@ -1,10 +1,10 @@
-import { AppError } from "@loupe/errors";
 import type { ServiceHandlers } from "@loupe/grpc";
 import type { ProjectionService } from "@loupe/proto";
 import { recordSpanEvent, withSpan } from "@loupe/telemetry";
 import type { Logger } from "@loupe/runtime";
 import { deleteResults } from "./delete-results.js";
 import { project, type ProjectDeps } from "./project.js";
+import { cutHistoryFor } from "./cut-history/cut-history-handler.js";
 import { recover, type RecoverDeps } from "./recover.js";
 
 /** The tenant until authentication exists (DESIGN: Identity). */
@@ -46,6 +46,11 @@ export function createProjectionHandlers(
         }),
       ),
     deleteResults: (request, context) => deleteResults(request, LOCAL_TENANT, deps.archive, context.signal),
-    cutHistory: () => Promise.reject(new AppError("unimplemented", "history cut is not available yet")),
+    cutHistory: (request) =>
+      withSpan("loupe.cut_history", { "loupe.source": request.source }, async (span) => {
+        const answer = await cutHistoryFor(request, LOCAL_TENANT, deps.sourceRules, deps.counter);
+        span.setAttributes({ "loupe.cut_results": answer.cutResults ?? 0, "loupe.saved_tokens": answer.savedTokens ?? 0 });
+        return answer;
+      }),
   };
 }

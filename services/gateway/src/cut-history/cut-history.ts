@@ -1,0 +1,53 @@
+import { AppError } from "@loupe/errors";
+import { cutHeadTail, isEligibleForCut, type CutRule, type TokenCounter } from "@loupe/projection";
+import { HistoryFormat } from "@loupe/proto";
+import { anthropicToolResults, openAiChatToolResults, openAiResponsesToolResults, type HistoryToolResult } from "./tool-results.js";
+
+/** What a history cut did. */
+export interface HistoryCut {
+  /** The history to forward: the input's exact bytes when nothing was cut. */
+  historyJson: Uint8Array;
+  cutResults: number;
+  savedTokens: number;
+}
+
+const FINDERS: Record<HistoryFormat, ((body: Record<string, unknown>) => HistoryToolResult[]) | undefined> = {
+  [HistoryFormat.UNSPECIFIED]: undefined,
+  [HistoryFormat.ANTHROPIC]: anthropicToolResults,
+  [HistoryFormat.OPENAI_CHAT]: openAiChatToolResults,
+  [HistoryFormat.OPENAI_RESPONSES]: openAiResponsesToolResults,
+};
+
+/**
+ * Cuts every eligible tool result of a vendor request to head + tail with one
+ * notice, per the app's rule — a pure function of each result, so the same
+ * history gives the same bytes on every call and the vendor's prompt cache
+ * keeps hitting. A history with nothing to cut comes back byte-identical.
+ * @throws AppError `invalid_argument` (unknown format, not a JSON object)
+ */
+export function cutHistory(format: HistoryFormat, historyJson: Uint8Array, rule: CutRule, counter: TokenCounter): HistoryCut {
+  const find = FINDERS[format];
+  if (!find) throw new AppError("invalid_argument", "format must be anthropic, openai-chat or openai-responses");
+  const unchanged = { historyJson, cutResults: 0, savedTokens: 0 };
+  if (rule.keepLimitChars === 0) return unchanged;
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(historyJson));
+  } catch {
+    // The parser's message points into bytes the caller sent; the code says enough.
+    throw new AppError("invalid_argument", "history_json is not valid UTF-8 JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new AppError("invalid_argument", "history_json must be a JSON object (a request body)");
+  let cutResults = 0;
+  let savedTokens = 0;
+  for (const result of find(body as Record<string, unknown>)) {
+    if (!isEligibleForCut(result.toolName, result.text, rule)) continue;
+    const cut = cutHeadTail(result.text, rule);
+    if (!cut.cut) continue;
+    savedTokens += Math.max(0, counter.count(result.text) - counter.count(cut.text));
+    result.replace(cut.text);
+    cutResults++;
+  }
+  if (cutResults === 0) return unchanged;
+  return { historyJson: new TextEncoder().encode(JSON.stringify(body)), cutResults, savedTokens };
+}
