@@ -24,6 +24,9 @@ export interface GatewayConfig {
   redisUrl: string | undefined;
   /** How long path revisions are kept (days; the archive's retention). */
   retentionDays: number;
+  /** Upstreams of the vendor proxy. */
+  anthropicBaseUrl: string;
+  openAiBaseUrl: string;
   /** Mask secrets before saving or showing results (LOUPE_REDACTION, default on). */
   redaction: boolean;
   /** A JSON file of redaction rules (see docs/redaction.md); undefined = the defaults. */
@@ -61,6 +64,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     resultIdSecret: readString(env, "LOUPE_RESULT_ID_SECRET", INSECURE_DEFAULT_SECRET),
     viewSpecsFile: readOptionalString(env, "LOUPE_VIEW_SPECS_FILE"),
     redaction: readBool(env, "LOUPE_REDACTION", true, problems),
+    anthropicBaseUrl: readUrl(env, "LOUPE_ANTHROPIC_BASE_URL", "https://api.anthropic.com", ["http:", "https:"], problems),
+    openAiBaseUrl: readUrl(env, "LOUPE_OPENAI_BASE_URL", "https://api.openai.com", ["http:", "https:"], problems),
     redactionRulesFile: readOptionalString(env, "LOUPE_REDACTION_RULES_FILE"),
     redisUrl: readOptionalString(env, "LOUPE_REDIS_URL") === undefined ? undefined : readUrl(env, "LOUPE_REDIS_URL", "", ["redis:", "rediss:"], problems),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", 7, problems, { min: 1, max: 3650 }),

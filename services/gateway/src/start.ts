@@ -7,6 +7,7 @@ import { loadRedactionRules } from "./load-redaction-rules.js";
 import { createRulesHandlers } from "./rules-handlers.js";
 import { createSourceLimitsRoute } from "./source-limits-route.js";
 import { createSourceRules } from "./source-rules.js";
+import { createVendorProxy } from "./proxy/vendor-proxy.js";
 import { loadViewSpecs } from "./load-view-specs.js";
 import { createPathRevisions } from "./path-revisions.js";
 import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
@@ -88,7 +89,19 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
   const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal) });
-  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes: [restApi, createSourceLimitsRoute(sourceRules, LOCAL_TENANT)], onError: (error) => logger.error("http request failed", { error }) });
+  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes: [
+      restApi,
+      createSourceLimitsRoute(sourceRules, LOCAL_TENANT),
+      createVendorProxy({
+        anthropicBaseUrl: config.anthropicBaseUrl,
+        openAiBaseUrl: config.openAiBaseUrl,
+        maxBodyBytes: config.maxResultBytes,
+        tenant: LOCAL_TENANT,
+        rules: sourceRules,
+        counter: tokenCounters.o200k_base,
+        logger,
+      }),
+    ], onError: (error) => logger.error("http request failed", { error }) });
   logger.info("gateway started", { grpcPort: grpc.port, httpPort: http.port, archive: config.archiveAddress });
   return {
     grpcPort: grpc.port,
