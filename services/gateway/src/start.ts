@@ -5,9 +5,8 @@ import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
 import { loadRedactionRules } from "./load-redaction-rules.js";
 import { createRulesHandlers } from "./rules-handlers.js";
-import { createSourceLimitsRoute } from "./source-limits-route.js";
 import { createSourceRules } from "./source-rules.js";
-import { createVendorProxy } from "./proxy/vendor-proxy.js";
+import { createHttpRoutes } from "./http-routes.js";
 import { loadViewSpecs } from "./load-view-specs.js";
 import { createPathRevisions } from "./path-revisions.js";
 import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
@@ -40,6 +39,7 @@ export interface GatewayDeps {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+
 function createState(config: GatewayConfig, logger: Logger): StateStore {
   if (config.redisUrl !== undefined) return createRedisStateStore({ url: config.redisUrl });
   logger.warn("LOUPE_REDIS_URL is unset: revisions are kept in this process only (one gateway replica)");
@@ -54,6 +54,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   const ownState = deps.state === undefined;
   const state = deps.state ?? createState(config, logger);
   const sourceRules = createSourceRules(state);
+  const rulesHandlers = createRulesHandlers(sourceRules, LOCAL_TENANT);
   const counters: GatewayCounters = { failOpen: 0 };
   const tokenCounters = { o200k_base: createTokenCounter("o200k_base"), cl100k_base: createTokenCounter("cl100k_base") };
   const health = createHealthReporter([ProjectionService.typeName]);
@@ -83,25 +84,14 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     services: [
       health.registration,
       registerService(ProjectionService, handlers),
-      registerService(RulesService, createRulesHandlers(sourceRules, LOCAL_TENANT)),
+      registerService(RulesService, rulesHandlers),
       ...createReflectionServices([ProjectionService, RulesService, Health]),
     ],
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
   const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal) });
-  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes: [
-      restApi,
-      createSourceLimitsRoute(sourceRules, LOCAL_TENANT),
-      createVendorProxy({
-        anthropicBaseUrl: config.anthropicBaseUrl,
-        openAiBaseUrl: config.openAiBaseUrl,
-        maxBodyBytes: config.maxResultBytes,
-        tenant: LOCAL_TENANT,
-        rules: sourceRules,
-        counter: tokenCounters.o200k_base,
-        logger,
-      }),
-    ], onError: (error) => logger.error("http request failed", { error }) });
+  const routes = createHttpRoutes({ handlers, rulesHandlers, restApi, sourceRules, config, counter: tokenCounters.o200k_base, logger });
+  const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes, onError: (error) => logger.error("http request failed", { error }) });
   logger.info("gateway started", { grpcPort: grpc.port, httpPort: http.port, archive: config.archiveAddress });
   return {
     grpcPort: grpc.port,

@@ -66,7 +66,10 @@ function forward(request: IncomingMessage, response: ServerResponse, target: URL
       answer.on("error", reject);
     });
     upstream.on("error", reject);
-    request.on("close", () => upstream.destroy());
+    // The caller leaving (the response closing before it finished) ends the upstream call too.
+    response.on("close", () => {
+      if (!response.writableFinished) upstream.destroy();
+    });
     upstream.end(body);
   });
 }

@@ -1,0 +1,69 @@
+import type { HandlerContext, ServiceHandlers } from "@loupe/grpc";
+import type { TokenCounter } from "@loupe/projection";
+import {
+  CutHistoryRequestSchema,
+  CutHistoryResponseSchema,
+  DeleteResultsRequestSchema,
+  DeleteResultsResponseSchema,
+  GetSourceLimitRequestSchema,
+  GetSourceLimitResponseSchema,
+  ProjectRequestSchema,
+  ProjectResponseSchema,
+  RecoverRequestSchema,
+  RecoverResponseSchema,
+  SetSourceLimitRequestSchema,
+  SetSourceLimitResponseSchema,
+  type ProjectionService,
+  type RulesService,
+} from "@loupe/proto";
+import type { HttpRoute, Logger } from "@loupe/runtime";
+import type { GatewayConfig } from "./config.js";
+import { createJsonApi, jsonEndpoint } from "./json-api.js";
+import { LOCAL_TENANT } from "./projection-handlers.js";
+import { createVendorProxy } from "./proxy/vendor-proxy.js";
+import { createSourceLimitsRoute } from "./source-limits-route.js";
+import type { SourceRules } from "./source-rules.js";
+
+/** What the gateway's HTTP port serves besides /healthz. */
+export interface HttpRoutesDeps {
+  handlers: ServiceHandlers<typeof ProjectionService>;
+  rulesHandlers: ServiceHandlers<typeof RulesService>;
+  restApi: HttpRoute;
+  sourceRules: SourceRules;
+  config: GatewayConfig;
+  counter: TokenCounter;
+  logger: Logger;
+}
+
+// HTTP calls run the gRPC handlers with the request's own cancellation and no metadata.
+const contextOf = (signal: AbortSignal): HandlerContext => ({ metadata: {}, signal, deadlineMs: undefined });
+
+/**
+ * The gateway's HTTP routes, in the order they are tried: the JSON API
+ * (`POST /v1/project`, `/v1/recover`, …), the REST API (`/api/teams/…`), then
+ * the vendor proxy for every other `/v1/` path.
+ */
+export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
+  const { handlers, rulesHandlers, config } = deps;
+  return [
+    createJsonApi({
+      "/v1/project": jsonEndpoint(ProjectRequestSchema, ProjectResponseSchema, (request, signal) => handlers.project(request, contextOf(signal))),
+      "/v1/recover": jsonEndpoint(RecoverRequestSchema, RecoverResponseSchema, (request, signal) => handlers.recover(request, contextOf(signal))),
+      "/v1/cut-history": jsonEndpoint(CutHistoryRequestSchema, CutHistoryResponseSchema, (request, signal) => handlers.cutHistory(request, contextOf(signal))),
+      "/v1/delete-results": jsonEndpoint(DeleteResultsRequestSchema, DeleteResultsResponseSchema, (request, signal) => handlers.deleteResults(request, contextOf(signal))),
+      "/v1/set-source-limit": jsonEndpoint(SetSourceLimitRequestSchema, SetSourceLimitResponseSchema, (request, signal) => rulesHandlers.setSourceLimit(request, contextOf(signal))),
+      "/v1/get-source-limit": jsonEndpoint(GetSourceLimitRequestSchema, GetSourceLimitResponseSchema, (request, signal) => rulesHandlers.getSourceLimit(request, contextOf(signal))),
+    }),
+    deps.restApi,
+    createSourceLimitsRoute(deps.sourceRules, LOCAL_TENANT),
+    createVendorProxy({
+      anthropicBaseUrl: config.anthropicBaseUrl,
+      openAiBaseUrl: config.openAiBaseUrl,
+      maxBodyBytes: config.maxResultBytes,
+      tenant: LOCAL_TENANT,
+      rules: deps.sourceRules,
+      counter: deps.counter,
+      logger: deps.logger,
+    }),
+  ];
+}

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { numberedLines } from "../support/fixtures.js";
+
+interface ProjectJson {
+  parts: Array<{ text?: string }>;
+  resultId: string;
+  archived: boolean;
+  omissions: Array<{ continuationJson: string; startLine: number; endLine: number }>;
+}
+
+describe("HTTP/JSON API (proto JSON mapping over plain HTTP)", () => {
+  let loupe: EmbeddedLoupe;
+  before(async () => {
+    loupe = await startEmbeddedLoupe();
+  });
+  after(() => loupe.stop());
+
+  const post = (path: string, body: unknown) => fetch(`http://127.0.0.1:${String(loupe.httpPort)}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("projects with POST /v1/project and recovers with the continuation sent as it is to POST /v1/recover", async () => {
+    const text = numberedLines(3000);
+    const projected = await post("/v1/project", { session_id: "http", result: { tool_name: "bash", parts: [{ text }] } });
+    assert.equal(projected.status, 200);
+    const view = (await projected.json()) as ProjectJson;
+    assert.equal(view.archived, true);
+    const [omission] = view.omissions;
+    assert.ok(omission);
+    let recovered = "";
+    let next: unknown = JSON.parse(omission.continuationJson);
+    for (let page = 0; next !== undefined && page < 100; page++) {
+      const answer = (await (await post("/v1/recover", next)).json()) as { parts: Array<{ text?: string }>; nextCursor?: string; resultId: string };
+      recovered += answer.parts.map((part) => part.text ?? "").join("");
+      next = answer.nextCursor ? { result_id: answer.resultId, cursor: answer.nextCursor } : undefined;
+    }
+    assert.equal(recovered, text.split(/(?<=\n)/).slice(omission.startLine - 1, omission.endLine).join(""));
+  });
+
+  it("answers errors with the gRPC code and the matching HTTP status", async () => {
+    const missing = await post("/v1/recover", { result_id: "r_AAAAAAAAAAAAAAAAAAAAAAAA", start_line: 1 });
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { code: string }).code, "not_found");
+    const bad = await post("/v1/recover", { start_line: 1 });
+    assert.equal(bad.status, 400);
+    const notJson = await fetch(`http://127.0.0.1:${String(loupe.httpPort)}/v1/project`, { method: "POST", body: "{" });
+    assert.equal(notJson.status, 400);
+    const unknownField = await post("/v1/project", { nonsense: 1 });
+    assert.equal(unknownField.status, 400);
+  });
+
+  it("reads and sets rules with POST /v1/get-source-limit and /v1/set-source-limit", async () => {
+    const set = await post("/v1/set-source-limit", { source: "http-app", limit: { budget_tokens: 900 } });
+    assert.equal(set.status, 200);
+    const got = (await (await post("/v1/get-source-limit", { source: "http-app" })).json()) as { limit: { budgetTokens: number } };
+    assert.equal(got.limit.budgetTokens, 900);
+  });
+});
