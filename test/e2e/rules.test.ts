@@ -62,6 +62,26 @@ describe("per-app rules (RulesService and REST)", () => {
     assert.equal(untouched.cutResults, 0);
   });
 
+  it("applies a rule change only to results first seen after it, so a live history keeps its bytes", async () => {
+    const rules = createGrpcClient(RulesService, `127.0.0.1:${String(loupe.grpcPort)}`, { maxResultBytes: 1024 * 1024 });
+    await rules.setSourceLimit({ source: "pin-app", limit: { keepLimitChars: 8000 } });
+    const exchange = (id: string, text: string) => [
+      { role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: text }] },
+    ];
+    const first = numberedLines(1000, "first");
+    const second = numberedLines(1000, "second");
+    const encode = (messages: unknown[]) => new TextEncoder().encode(JSON.stringify({ model: "claude", messages }));
+    const cut = async (messages: unknown[]) => JSON.parse(new TextDecoder().decode((await loupe.client.cutHistory({ source: "pin-app", format: HistoryFormat.ANTHROPIC, historyJson: encode(messages) })).historyJson)) as { messages: Array<{ content: Array<{ content?: string }> }> };
+    const before = await cut(exchange("t1", first));
+    await rules.setSourceLimit({ source: "pin-app", limit: { keepHeadChars: 1000, keepTailChars: 1000 } });
+    const after = await cut([...exchange("t1", first), ...exchange("t2", second)]);
+    assert.equal(after.messages[1]?.content[0]?.content, before.messages[1]?.content[0]?.content, "the earlier result keeps the cut it was first given");
+    const fresh = after.messages[3]?.content[0]?.content ?? "";
+    assert.ok(fresh.length < 2200 && fresh.includes("characters omitted"), "the new result gets the new rule");
+    rules.close();
+  });
+
   it("serves PUT and GET /api/teams/{team}/source-limits, partial and validated, and hides other teams", async () => {
     const put = await rest("PUT", "/api/teams/local/source-limits", { keep_limit_chars: 12000, keep_tools: { values: ["Bash"] } });
     assert.equal(put.status, 200);

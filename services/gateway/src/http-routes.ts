@@ -23,6 +23,7 @@ import { LOCAL_TENANT } from "./projection-handlers.js";
 import { createVendorProxy } from "./proxy/vendor-proxy.js";
 import { createSourceLimitsRoute } from "./source-limits-route.js";
 import type { SourceRules } from "./source-rules.js";
+import type { StateStore } from "@loupe/state-store";
 
 /** What the gateway's HTTP port serves besides /healthz. */
 export interface HttpRoutesDeps {
@@ -30,6 +31,7 @@ export interface HttpRoutesDeps {
   rulesHandlers: ServiceHandlers<typeof RulesService>;
   restApi: HttpRoute;
   sourceRules: SourceRules;
+  state: StateStore;
   config: GatewayConfig;
   counter: TokenCounter;
   logger: Logger;
@@ -62,6 +64,7 @@ export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
       maxBodyBytes: config.maxResultBytes,
       tenant: LOCAL_TENANT,
       rules: deps.sourceRules,
+      state: deps.state,
       counter: deps.counter,
       logger: deps.logger,
     }),

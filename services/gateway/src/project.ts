@@ -7,6 +7,7 @@ import type { ArchiveClient } from "./archive-client.js";
 import { checkPath } from "./changed-path.js";
 import type { PathRevisions } from "./path-revisions.js";
 import type { SourceRules } from "./source-rules.js";
+import type { StateStore } from "@loupe/state-store";
 import { redactResult } from "./redact-result.js";
 import { resultIdFor } from "./result-id.js";
 import { resultKindFromToolKind, toolKindFromResultKind } from "./result-kind.js";
@@ -32,6 +33,8 @@ export interface ProjectDeps {
   viewSpecs: readonly ViewSpec[];
   /** Per-source rules (their budget applies when the request gives none). */
   sourceRules: SourceRules;
+  /** Shared state (rule pins of the history cut). */
+  state: StateStore;
   /** Latest revision per (tenant, session, path) for file reads. */
   pathRevisions: PathRevisions;
   logger: Logger;

@@ -48,7 +48,7 @@ export function createProjectionHandlers(
     deleteResults: (request, context) => deleteResults(request, LOCAL_TENANT, deps.archive, context.signal),
     cutHistory: (request) =>
       withSpan("loupe.cut_history", { "loupe.source": request.source }, async (span) => {
-        const answer = await cutHistoryFor(request, LOCAL_TENANT, deps.sourceRules, deps.counter);
+        const answer = await cutHistoryFor(request, LOCAL_TENANT, deps.sourceRules, deps.state, deps.counter);
         span.setAttributes({ "loupe.cut_results": answer.cutResults ?? 0, "loupe.saved_tokens": answer.savedTokens ?? 0 });
         return answer;
       }),

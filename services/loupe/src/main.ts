@@ -18,6 +18,7 @@ commands:
   note-worker   run the note-worker (distributed mode)
   project       project stdin through a running Loupe: [--tool NAME] [--budget N] [--file F] [--json]
   recover       recover '<continuation_json>' from a running Loupe: [--budget N] [--all]
+  hook          agent hooks: 'hook post-tool-use' projects a PostToolUse payload on stdin (docs/hook.md)
   help          show this text
 
 Configuration comes from LOUPE_* environment variables (docs/configuration.md);
@@ -54,6 +55,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       return projectCommand(argv.slice(1), env);
     case "recover":
       return recoverCommand(argv.slice(1), env);
+    case "hook":
+      return (await import("./hook/hook-command.js")).hookCommand(argv.slice(1), env);
     case "help":
     case "--help":
     case "-h":

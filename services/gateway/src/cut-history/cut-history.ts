@@ -3,6 +3,8 @@ import { cutHeadTail, isEligibleForCut, type CutRule, type TokenCounter } from "
 import { HistoryFormat } from "@loupe/proto";
 import { anthropicToolResults, openAiChatToolResults, openAiResponsesToolResults, type HistoryToolResult } from "./tool-results.js";
 
+export type { HistoryToolResult } from "./tool-results.js";
+
 /** What a history cut did. */
 export interface HistoryCut {
   /** The history to forward: the input's exact bytes when nothing was cut. */
@@ -25,11 +27,33 @@ const FINDERS: Record<HistoryFormat, ((body: Record<string, unknown>) => History
  * keeps hitting. A history with nothing to cut comes back byte-identical.
  * @throws AppError `invalid_argument` (unknown format, not a JSON object)
  */
-export function cutHistory(format: HistoryFormat, historyJson: Uint8Array, rule: CutRule, counter: TokenCounter): HistoryCut {
+export function cutHistory(format: HistoryFormat, historyJson: Uint8Array, rule: CutRule | ((result: HistoryToolResult) => CutRule), counter: TokenCounter): HistoryCut {
+  const unchanged = { historyJson, cutResults: 0, savedTokens: 0 };
+  if (typeof rule !== "function" && rule.keepLimitChars === 0) return unchanged;
+  const ruleFor = typeof rule === "function" ? rule : () => rule;
+  const { body, results } = parseHistory(format, historyJson);
+  let cutResults = 0;
+  let savedTokens = 0;
+  for (const result of results) {
+    const resultRule = ruleFor(result);
+    if (resultRule.keepLimitChars === 0 || !isEligibleForCut(result.toolName, result.text, resultRule)) continue;
+    const cut = cutHeadTail(result.text, resultRule);
+    if (!cut.cut) continue;
+    savedTokens += Math.max(0, counter.count(result.text) - counter.count(cut.text));
+    result.replace(cut.text);
+    cutResults++;
+  }
+  if (cutResults === 0) return unchanged;
+  return { historyJson: new TextEncoder().encode(JSON.stringify(body)), cutResults, savedTokens };
+}
+
+/**
+ * Parses a vendor request body and finds its tool results.
+ * @throws AppError `invalid_argument` (unknown format, not a JSON object)
+ */
+export function parseHistory(format: HistoryFormat, historyJson: Uint8Array): { body: Record<string, unknown>; results: HistoryToolResult[] } {
   const find = FINDERS[format];
   if (!find) throw new AppError("invalid_argument", "format must be anthropic, openai-chat or openai-responses");
-  const unchanged = { historyJson, cutResults: 0, savedTokens: 0 };
-  if (rule.keepLimitChars === 0) return unchanged;
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(historyJson));
@@ -38,16 +62,5 @@ export function cutHistory(format: HistoryFormat, historyJson: Uint8Array, rule:
     throw new AppError("invalid_argument", "history_json is not valid UTF-8 JSON");
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new AppError("invalid_argument", "history_json must be a JSON object (a request body)");
-  let cutResults = 0;
-  let savedTokens = 0;
-  for (const result of find(body as Record<string, unknown>)) {
-    if (!isEligibleForCut(result.toolName, result.text, rule)) continue;
-    const cut = cutHeadTail(result.text, rule);
-    if (!cut.cut) continue;
-    savedTokens += Math.max(0, counter.count(result.text) - counter.count(cut.text));
-    result.replace(cut.text);
-    cutResults++;
-  }
-  if (cutResults === 0) return unchanged;
-  return { historyJson: new TextEncoder().encode(JSON.stringify(body)), cutResults, savedTokens };
+  return { body: body as Record<string, unknown>, results: find(body as Record<string, unknown>) };
 }

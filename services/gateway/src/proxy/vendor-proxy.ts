@@ -7,6 +7,7 @@ import type { HttpRoute, Logger } from "@loupe/runtime";
 import { recordSpanEvent, withSpan } from "@loupe/telemetry";
 import { cutHistoryFor } from "../cut-history/cut-history-handler.js";
 import type { SourceRules } from "../source-rules.js";
+import type { StateStore } from "@loupe/state-store";
 
 /** Where the proxy forwards, per vendor. */
 export interface VendorProxyOptions {
@@ -16,6 +17,7 @@ export interface VendorProxyOptions {
   maxBodyBytes: number;
   tenant: string;
   rules: SourceRules;
+  state: StateStore;
   counter: TokenCounter;
   logger: Logger;
 }
@@ -96,7 +98,7 @@ export function createVendorProxy(options: VendorProxyOptions): HttpRoute {
         let sent = body;
         let saved = 0;
         if (format !== undefined && source !== "") {
-          const cut = await cutHistoryFor({ source, format, historyJson: body }, options.tenant, options.rules, options.counter);
+          const cut = await cutHistoryFor({ source, format, historyJson: body }, options.tenant, options.rules, options.state, options.counter);
           sent = cut.historyJson ?? body;
           saved = cut.savedTokens ?? 0;
           span.setAttributes({ "loupe.cut_results": cut.cutResults ?? 0, "loupe.saved_tokens": saved });

@@ -1,0 +1,31 @@
+// The client.
+export { createLoupeClient, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS } from "./loupe-client.js";
+export { DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, DEFAULT_MAX_RETRY_DELAY_MS } from "./call-with-retries.js";
+export type { LoupeClient, LoupeClientOptions, LoupeCallOptions, LoupeCall } from "./loupe-client.js";
+export type { RecoverInput } from "./recover-all.js";
+
+// Vendor-message helpers (pure, no network).
+export { toolResultFromAnthropic, partsFromAnthropicContent } from "./tool-result-from-anthropic.js";
+export { toolResultFromOpenAi } from "./tool-result-from-open-ai.js";
+export { applyProjectionToAnthropic } from "./apply-projection-to-anthropic.js";
+export { applyProjectionToOpenAiChat } from "./apply-projection-to-open-ai-chat.js";
+export { projectAnthropicMessages } from "./project-anthropic-messages.js";
+export type { ToolResultFromOpenAiOptions } from "./tool-result-from-open-ai.js";
+export type { ProjectAnthropicMessagesOptions, ProjectedAnthropicMessages, ProjectCaller } from "./project-anthropic-messages.js";
+export type {
+  AnthropicMessage,
+  AnthropicContentBlock,
+  AnthropicTextBlock,
+  AnthropicImageBlock,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+  AnthropicOtherBlock,
+} from "./anthropic-types.js";
+export type { OpenAiToolCall, OpenAiToolMessage, OpenAiTextPart } from "./open-ai-types.js";
+
+// Library-internal: building blocks other Loupe packages (the hook, the MCP server) reuse.
+export { callWithRetries, retryDelayFor } from "./call-with-retries.js";
+export { recoverAll, recoverRequestFrom, textOfParts, MAX_RECOVER_PAGES } from "./recover-all.js";
+export { mediaNotice } from "./view-blocks.js";
+export type { RetryPolicy, CallWithRetriesOptions } from "./call-with-retries.js";
+

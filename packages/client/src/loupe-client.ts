@@ -1,0 +1,134 @@
+import type { DescMessage, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import * as grpc from "@grpc/grpc-js";
+import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES, messageLimitOptions } from "@loupe/grpc";
+import {
+  type CutHistoryRequestSchema,
+  type CutHistoryResponseSchema,
+  type DeleteResultsRequestSchema,
+  type DeleteResultsResponseSchema,
+  type GetSourceLimitRequestSchema,
+  type GetSourceLimitResponseSchema,
+  type ProjectRequestSchema,
+  type ProjectResponseSchema,
+  type RecoverRequestSchema,
+  type RecoverResponseSchema,
+  type SetSourceLimitRequestSchema,
+  type SetSourceLimitResponseSchema,
+  ProjectionService,
+  RulesService,
+} from "@loupe/proto";
+import { callWithRetries, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, type RetryPolicy } from "./call-with-retries.js";
+import { recoverAll, type RecoverInput } from "./recover-all.js";
+
+/** Default Loupe gRPC address. */
+export const DEFAULT_ADDRESS = "127.0.0.1:50051";
+/** Default deadline of one call (all its attempts and retry delays), in ms. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Options of {@link createLoupeClient}. */
+export interface LoupeClientOptions {
+  /** host:port of Loupe's gRPC port; default `127.0.0.1:50051`. */
+  address?: string;
+  /** Deadline of each call in ms, retries included; default 10,000. */
+  timeoutMs?: number;
+  /** Retries after an `unavailable` failure (retrying calls only); default 3. */
+  retries?: number;
+  /** Delay before the first retry in ms, doubled for each next one; default 100 (100, 200, 400 ms). */
+  retryDelayMs?: number;
+  /** Cap on one retry delay in ms; default 5,000. */
+  maxRetryDelayMs?: number;
+  /** Largest result sent or accepted, in bytes; gRPC message limits are raised to match; default 64 MiB. */
+  maxResultBytes?: number;
+  /** Metadata sent with every call. */
+  metadata?: Readonly<Record<string, string>>;
+}
+
+/** Per-call options of a {@link LoupeClient} method. */
+export interface LoupeCallOptions {
+  /** Cancels the call (and any retry delay): it fails with AppError `cancelled`. */
+  signal?: AbortSignal;
+  /** Deadline of this call in ms (attempts and retry delays), instead of the client's. */
+  timeoutMs?: number;
+}
+
+/** One typed call: a request init in, the response message out. */
+export type LoupeCall<I extends DescMessage, O extends DescMessage> = (request: MessageInitShape<I>, options?: LoupeCallOptions) => Promise<MessageShape<O>>;
+
+/**
+ * The Loupe SDK client. Every call fails with an AppError (`unavailable`,
+ * `deadline_exceeded`, `invalid_argument`, `not_found`, …).
+ *
+ * Retries: `project`, `recover`, `recoverAll` and `getSourceLimit` are retried on
+ * `unavailable` (Project is deterministic and content-addressed, the others
+ * read). `cutHistory`, `deleteResults` and `setSourceLimit` are attempted once:
+ * an `unavailable` answer does not prove they had no effect.
+ */
+export interface LoupeClient {
+  /** Saves a tool result and returns its first view (retried). */
+  project: LoupeCall<typeof ProjectRequestSchema, typeof ProjectResponseSchema>;
+  /** Reads an omitted range of, or searches, a saved result: one page (retried). */
+  recover: LoupeCall<typeof RecoverRequestSchema, typeof RecoverResponseSchema>;
+  /**
+   * Sends a continuation_json as it is (or a RecoverRequest init) and follows
+   * `next_cursor` to the end; returns the pages' text joined (for line and byte
+   * ranges, the original's exact bytes). Each page is a call with its own deadline.
+   */
+  recoverAll(input: RecoverInput, options?: LoupeCallOptions): Promise<string>;
+  /** Cuts eligible tool results in a vendor request history (not retried). */
+  cutHistory: LoupeCall<typeof CutHistoryRequestSchema, typeof CutHistoryResponseSchema>;
+  /** Deletes saved results: one, a session's, or the tenant's (not retried). */
+  deleteResults: LoupeCall<typeof DeleteResultsRequestSchema, typeof DeleteResultsResponseSchema>;
+  /** Updates a source's rule; fields left out keep their value (not retried). */
+  setSourceLimit: LoupeCall<typeof SetSourceLimitRequestSchema, typeof SetSourceLimitResponseSchema>;
+  /** Reads a source's rule (retried). */
+  getSourceLimit: LoupeCall<typeof GetSourceLimitRequestSchema, typeof GetSourceLimitResponseSchema>;
+  /** Closes the connection; calls after it fail. */
+  close(): void;
+}
+
+// Reconnect quickly after a refused connection, so retries meet a server that has just come up.
+const RECONNECT_OPTIONS = { "grpc.initial_reconnect_backoff_ms": 100, "grpc.max_reconnect_backoff_ms": 2_000 };
+
+/**
+ * Creates a {@link LoupeClient} on one gRPC channel to `options.address`
+ * (insecure, as Loupe serves on a private network or 127.0.0.1). The channel
+ * connects lazily: creating a client never fails and never blocks.
+ */
+export function createLoupeClient(options: LoupeClientOptions = {}): LoupeClient {
+  const address = options.address ?? DEFAULT_ADDRESS;
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const channel = new grpc.Client(address, grpc.credentials.createInsecure(), { ...messageLimitOptions(maxResultBytes), ...RECONNECT_OPTIONS });
+  const grpcOptions = { maxResultBytes, channel, ...(options.metadata ? { metadata: options.metadata } : {}) };
+  const projection = createGrpcClient(ProjectionService, address, grpcOptions);
+  const rules = createGrpcClient(RulesService, address, grpcOptions);
+  const policy: RetryPolicy = {
+    retries: options.retries ?? DEFAULT_RETRIES,
+    retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
+  };
+  const wrap =
+    <I extends DescMessage, O extends DescMessage>(
+      method: (request: MessageInitShape<I>, callOptions: { timeoutMs: number; signal?: AbortSignal }) => Promise<MessageShape<O>>,
+      retry: boolean,
+    ): LoupeCall<I, O> =>
+    (request, callOptions = {}) => {
+      const signal = callOptions.signal;
+      return callWithRetries((timeoutMs) => method(request, signal ? { timeoutMs, signal } : { timeoutMs }), {
+        policy,
+        timeoutMs: callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        retry,
+        signal,
+      });
+    };
+  const recover = wrap<typeof RecoverRequestSchema, typeof RecoverResponseSchema>(projection.recover, true);
+  return {
+    project: wrap(projection.project, true),
+    recover,
+    recoverAll: (input, callOptions) => recoverAll((request) => recover(request, callOptions), input),
+    cutHistory: wrap(projection.cutHistory, false),
+    deleteResults: wrap(projection.deleteResults, false),
+    setSourceLimit: wrap(rules.setSourceLimit, false),
+    getSourceLimit: wrap(rules.getSourceLimit, true),
+    close: () => channel.close(),
+  };
+}

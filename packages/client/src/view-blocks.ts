@@ -1,0 +1,43 @@
+import type { Media, Part } from "@loupe/proto";
+
+/** A piece of a view as the vendor helpers write it. */
+export type ViewPiece = { kind: "text"; text: string } | { kind: "image"; mediaType: string; data: string } | { kind: "image-url"; url: string };
+
+/**
+ * The pieces of a view's parts, in order: text and json parts as text, image
+ * media with data as base64 images, http(s) image uris as url images, and any
+ * other medium as a `[loupe` notice line naming it (it cannot be attached).
+ */
+export function viewPieces(parts: readonly Part[]): ViewPiece[] {
+  return parts.map((part): ViewPiece => {
+    switch (part.content.case) {
+      case "text":
+      case "json":
+        return { kind: "text", text: part.content.value };
+      case "media":
+        return mediaPiece(part.content.value);
+      case undefined:
+        return { kind: "text", text: "" };
+    }
+  });
+}
+
+function mediaPiece(media: Media): ViewPiece {
+  const isImage = media.mimeType === "" || media.mimeType.startsWith("image/");
+  if (media.data.byteLength > 0 && media.mimeType.startsWith("image/")) {
+    return { kind: "image", mediaType: media.mimeType, data: Buffer.from(media.data).toString("base64") };
+  }
+  if (media.data.byteLength === 0 && isImage && /^https?:\/\//.test(media.uri)) return { kind: "image-url", url: media.uri };
+  return { kind: "text", text: mediaNotice(media) };
+}
+
+/** The notice line that names a medium the message format cannot carry. */
+export function mediaNotice(media: Media): string {
+  const fields = [media.name && `name=${media.name}`, media.mimeType && `mime_type=${media.mimeType}`, media.uri && `uri=${media.uri}`, media.data.byteLength > 0 && `size_bytes=${String(media.data.byteLength)}`];
+  return `[loupe: medium not attached: ${fields.filter(Boolean).join(", ")}]`;
+}
+
+/** True when every piece is text (the view can be written as a plain string). */
+export function isTextOnly(pieces: readonly ViewPiece[]): pieces is Array<{ kind: "text"; text: string }> {
+  return pieces.every((piece) => piece.kind === "text");
+}

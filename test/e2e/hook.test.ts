@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { createTokenCounter } from "@loupe/projection";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+
+const REPO_ROOT = new URL("../../", import.meta.url).pathname;
+
+interface HookRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly elapsedMs: number;
+}
+
+/** Runs `loupe hook post-tool-use` from source with `payload` on stdin. */
+function runHook(payload: unknown, env: Record<string, string>): Promise<HookRun> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "services/loupe/src/main.ts", "hook", "post-tool-use"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin.end(typeof payload === "string" ? payload : JSON.stringify(payload));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
+  });
+}
+
+function basePayload(toolName: string, toolInput: unknown, toolResponse: unknown): Record<string, unknown> {
+  return {
+    session_id: `hook-e2e-${String(process.pid)}-${String(Date.now())}`,
+    transcript_path: "/tmp/transcript.jsonl",
+    cwd: REPO_ROOT,
+    permission_mode: "default",
+    hook_event_name: "PostToolUse",
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_response: toolResponse,
+    tool_use_id: "toolu_01HOOKTEST",
+  };
+}
+
+function longLog(lines: number): string {
+  const out: string[] = [];
+  for (let i = 1; i <= lines; i++) out.push(`${String(i).padStart(5, "0")} INFO worker-${String(i % 13)} processed batch ${String((i * 7919) % 100_000)} in ${String(i % 997)} ms`);
+  return out.join("\n") + "\n";
+}
+
+interface HookOutput {
+  hookSpecificOutput: { hookEventName: string; updatedToolOutput: unknown; updatedMCPToolOutput?: unknown };
+}
+
+describe("loupe hook post-tool-use", () => {
+  let loupe: EmbeddedLoupe;
+  let env: Record<string, string>;
+  const tokens = createTokenCounter();
+
+  before(async () => {
+    loupe = await startEmbeddedLoupe();
+    env = { LOUPE_ADDR: `127.0.0.1:${String(loupe.grpcPort)}` };
+  });
+  after(async () => {
+    await loupe.stop();
+  });
+
+  it("replaces a 5,000-line Bash stdout with a view in the Bash shape", async () => {
+    const response = { stdout: longLog(5000), stderr: "", interrupted: false, isImage: false };
+    const run = await runHook(basePayload("Bash", { command: "./build.sh", description: "build" }, response), env);
+    assert.equal(run.code, 0, run.stderr);
+    const output = JSON.parse(run.stdout) as HookOutput;
+    assert.equal(output.hookSpecificOutput.hookEventName, "PostToolUse");
+    const updated = output.hookSpecificOutput.updatedToolOutput as Record<string, unknown>;
+    assert.deepEqual(Object.keys(updated).sort(), ["interrupted", "isImage", "stderr", "stdout"]);
+    assert.equal(updated["interrupted"], false);
+    assert.equal(updated["isImage"], false);
+    assert.equal(updated["stderr"], "");
+    const view = updated["stdout"] as string;
+    assert.match(view, /\[loupe/);
+    assert.match(view, /result_id/);
+    assert.ok(tokens.count(view) <= 2200, `view has ${String(tokens.count(view))} tokens`);
+    assert.ok(view.length < response.stdout.length / 4);
+  });
+
+  it("prints nothing and exits 0 for a small result", async () => {
+    const run = await runHook(basePayload("Bash", { command: "echo hi" }, { stdout: "hi\n", stderr: "", interrupted: false, isImage: false }), env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "");
+  });
+
+  it("passes through with a warning when Loupe is down, within the deadline", async () => {
+    const response = { stdout: longLog(5000), stderr: "", interrupted: false, isImage: false };
+    const run = await runHook(basePayload("Bash", { command: "./build.sh" }, response), { LOUPE_ADDR: "127.0.0.1:1" });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /loupe hook: projection failed.*passing the original output through/);
+    assert.ok(run.elapsedMs < 2500 + 1500, `took ${String(run.elapsedMs)} ms (includes tsx start-up)`);
+  });
+
+  it("passes an unknown response shape through with a warning", async () => {
+    const run = await runHook(basePayload("Weird", {}, { rows: [1, 2, 3], meta: { pages: 7 } }), env);
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /unknown tool_response shape \[tool=Weird\]/);
+  });
+
+  it("passes malformed stdin through with a warning", async () => {
+    const run = await runHook("{not json", env);
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /stdin is not JSON/);
+  });
+
+  it("replaces only file.content of a Read result, keeping filePath and the counts", async () => {
+    const content = longLog(5000);
+    const file = { filePath: "/repo/logs/build.log", content, numLines: 5000, startLine: 1, totalLines: 5000 };
+    const run = await runHook(basePayload("Read", { file_path: "/repo/logs/build.log" }, { type: "text", file }), env);
+    assert.equal(run.code, 0, run.stderr);
+    const updated = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput as { type: string; file: Record<string, unknown> };
+    assert.equal(updated.type, "text");
+    assert.equal(updated.file["filePath"], "/repo/logs/build.log");
+    assert.equal(updated.file["numLines"], 5000);
+    assert.equal(updated.file["totalLines"], 5000);
+    assert.match(updated.file["content"] as string, /\[loupe/);
+    assert.ok((updated.file["content"] as string).length < content.length / 4);
+  });
+
+  it("keeps MCP content blocks as blocks and also sets updatedMCPToolOutput", async () => {
+    const blocks = [{ type: "text", text: longLog(5000) }];
+    const run = await runHook(basePayload("mcp__logs__tail", { service: "api" }, blocks), env);
+    assert.equal(run.code, 0, run.stderr);
+    const output = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput;
+    const updated = output.updatedToolOutput as { type: string; text: string }[];
+    assert.equal(updated.length, 1);
+    assert.equal(updated[0]?.type, "text");
+    assert.match(updated[0]?.text ?? "", /\[loupe/);
+    assert.deepEqual(output.updatedMCPToolOutput, updated);
+  });
+
+  it("accepts a Codex-style string tool_response and answers with a string", async () => {
+    const run = await runHook(basePayload("shell", { command: ["bash", "-lc", "make"] }, longLog(5000)), { ...env, LOUPE_SOURCE: "codex" });
+    assert.equal(run.code, 0, run.stderr);
+    const updated = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput;
+    assert.equal(typeof updated, "string");
+    assert.match(updated as string, /\[loupe/);
+  });
+});
