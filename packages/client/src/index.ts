@@ -1,3 +1,12 @@
+/**
+ * @loupe/client: the TypeScript SDK of Loupe. `createLoupeClient` gives typed
+ * calls with deadlines and retries on `unavailable`; the vendor helpers put a
+ * projection into Anthropic or OpenAI messages, keeping ids, `is_error` and the
+ * tool-exchange order.
+ *
+ * @packageDocumentation
+ */
+
 // The client.
 export { createLoupeClient, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS } from "./loupe-client.js";
 export { DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, DEFAULT_MAX_RETRY_DELAY_MS } from "./call-with-retries.js";

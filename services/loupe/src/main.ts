@@ -1,13 +1,7 @@
 #!/usr/bin/env node
-import { runArchiveProcess } from "@loupe/archive/run";
 import { isAppError } from "@loupe/errors";
-import { runGatewayProcess } from "@loupe/gateway/run";
-import { runNoteWorkerProcess } from "@loupe/note-worker/run";
-import { createLogger, onShutdownSignal } from "@loupe/runtime";
-import { startTelemetry } from "@loupe/telemetry";
-import { projectCommand, recoverCommand } from "./client-commands.js";
-import { loadServeConfig } from "./serve-config.js";
-import { startEmbedded } from "./serve.js";
+
+// Each command loads only what it uses, so short commands (the hook above all) start fast.
 
 const USAGE = `usage: loupe <command>
 
@@ -24,37 +18,25 @@ commands:
 Configuration comes from LOUPE_* environment variables (docs/configuration.md);
 project and recover talk to LOUPE_ADDR (default 127.0.0.1:50051) or --addr.`;
 
-async function serve(env: NodeJS.ProcessEnv): Promise<void> {
-  const config = loadServeConfig(env);
-  const logger = createLogger({ service: "loupe", level: config.gateway.logLevel });
-  const telemetry = startTelemetry({ serviceName: "loupe", exporter: env["OTEL_EXPORTER_OTLP_ENDPOINT"] ? "otlp" : "none" });
-  const loupe = await startEmbedded(config, logger);
-  onShutdownSignal(async (signal) => {
-    logger.info("shutting down", { signal });
-    await loupe.stop();
-    await telemetry.shutdown();
-  });
-}
-
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const command = argv[0] ?? "serve";
   switch (command) {
     case "serve":
-      await serve(env);
+      await (await import("./serve-command.js")).serveCommand(env);
       return 0;
     case "gateway":
-      await runGatewayProcess(env);
+      await (await import("@loupe/gateway/run")).runGatewayProcess(env);
       return 0;
     case "archive":
-      await runArchiveProcess(env);
+      await (await import("@loupe/archive/run")).runArchiveProcess(env);
       return 0;
     case "note-worker":
-      await runNoteWorkerProcess(env);
+      await (await import("@loupe/note-worker/run")).runNoteWorkerProcess(env);
       return 0;
     case "project":
-      return projectCommand(argv.slice(1), env);
+      return (await import("./client-commands.js")).projectCommand(argv.slice(1), env);
     case "recover":
-      return recoverCommand(argv.slice(1), env);
+      return (await import("./client-commands.js")).recoverCommand(argv.slice(1), env);
     case "hook":
       return (await import("./hook/hook-command.js")).hookCommand(argv.slice(1), env);
     case "help":

@@ -1,0 +1,17 @@
+import { createLogger, onShutdownSignal } from "@loupe/runtime";
+import { startTelemetry } from "@loupe/telemetry";
+import { loadServeConfig } from "./serve-config.js";
+import { startEmbedded } from "./serve.js";
+
+/** `loupe serve`: embedded Loupe until SIGTERM/SIGINT. */
+export async function serveCommand(env: NodeJS.ProcessEnv): Promise<void> {
+  const config = loadServeConfig(env);
+  const logger = createLogger({ service: "loupe", level: config.gateway.logLevel });
+  const telemetry = startTelemetry({ serviceName: "loupe", exporter: env["OTEL_EXPORTER_OTLP_ENDPOINT"] ? "otlp" : "none" });
+  const loupe = await startEmbedded(config, logger);
+  onShutdownSignal(async (signal) => {
+    logger.info("shutting down", { signal });
+    await loupe.stop();
+    await telemetry.shutdown();
+  });
+}

@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { createLoupeClient, projectAnthropicMessages, recoverRequestFrom, type AnthropicMessage, type LoupeClient } from "@loupe/client";
+import { isAppError } from "@loupe/errors";
+import { freePort, startLoupeProcess } from "@loupe/testing";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { numberedLines } from "../support/fixtures.js";
+import { linesOf, textOf } from "../support/recover-omission.js";
+
+const isCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;
+
+describe("@loupe/client against embedded Loupe", () => {
+  let loupe: EmbeddedLoupe;
+  let client: LoupeClient;
+  before(async () => {
+    loupe = await startEmbeddedLoupe();
+    client = createLoupeClient({ address: `127.0.0.1:${String(loupe.grpcPort)}` });
+  });
+  after(async () => {
+    client.close();
+    await loupe.stop();
+  });
+
+  const original = numberedLines(5000, "sdk");
+
+  it("projects a long text, and recoverAll of each omission's continuation_json gives back exactly the omitted lines", async () => {
+    const response = await client.project({ sessionId: "sdk-1", result: { toolUseId: "toolu_1", toolName: "bash", parts: [{ content: { case: "text", value: original } }] } });
+    assert.ok(response.resultId !== "" && response.archived);
+    assert.ok(response.omissions.length > 0, "a 5,000-line text is cut");
+    for (const omission of response.omissions) {
+      assert.ok(omission.startLine !== undefined && omission.endLine !== undefined);
+      const expected = linesOf(original, omission.startLine, omission.endLine);
+      assert.equal(await client.recoverAll(omission.continuationJson), expected, `lines ${String(omission.startLine)}-${String(omission.endLine)}`);
+      // A small budget splits the range into pages: recoverAll follows next_cursor and joins them exactly.
+      const paged = { ...recoverRequestFrom(omission.continuationJson), budgetTokens: 300 };
+      assert.equal(await client.recoverAll(paged), expected);
+    }
+  });
+
+  it("fails a large project with deadline_exceeded when the deadline is tiny", async () => {
+    const large = numberedLines(120_000, "slow");
+    await assert.rejects(client.project({ sessionId: "sdk-2", result: { toolName: "bash", parts: [{ content: { case: "text", value: large } }] } }, { timeoutMs: 1 }), isCode("deadline_exceeded"));
+  });
+
+  it("projects every tool_result of a realistic Anthropic messages array, keeping ids, is_error and the order", async () => {
+    const bashOutput = numberedLines(3000, "test");
+    const readOutput = "1\texport const answer = 42;\n2\texport const question = undefined;\n";
+    const messages: AnthropicMessage[] = [
+      { role: "user", content: "The build fails; find out why." },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "I will run the tests and read the config." },
+          { type: "tool_use", id: "toolu_bash", name: "Bash", input: { command: "npm test" } },
+          { type: "tool_use", id: "toolu_read", name: "Read", input: { file_path: "src/answer.ts" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_bash", content: [{ type: "text", text: bashOutput }], is_error: true },
+          { type: "tool_result", tool_use_id: "toolu_read", content: readOutput },
+        ],
+      },
+      { role: "assistant", content: [{ type: "text", text: "The question is undefined." }] },
+    ];
+    const projected = await projectAnthropicMessages(client, messages, { sessionId: "sdk-3", source: "sdk-test" });
+    assert.equal(projected.projectedResults, 2);
+    assert.ok(projected.savedTokens > 0);
+    assert.equal(projected.messages.length, messages.length);
+    assert.deepEqual(projected.messages[0], messages[0]);
+    assert.deepEqual(projected.messages[1], messages[1]);
+    assert.deepEqual(projected.messages[3], messages[3]);
+    const results = projected.messages[2]?.content;
+    assert.ok(Array.isArray(results) && results.length === 2);
+    const [bash, read] = results as Array<{ type: string; tool_use_id: string; is_error?: boolean; content: unknown }>;
+    assert.deepEqual([bash?.type, bash?.tool_use_id, bash?.is_error], ["tool_result", "toolu_bash", true]);
+    assert.ok(Array.isArray(bash?.content));
+    const bashView = textOf((bash.content as Array<{ text: string }>).map((block) => ({ content: { case: "text", value: block.text } })));
+    assert.ok(bashView.length < bashOutput.length / 4, "the long output was cut");
+    assert.match(bashView, /^\[loupe/m, "the cut is marked by a notice line");
+    assert.ok(bashView.includes("test 03000:"), "the last line is kept");
+    assert.deepEqual(read, { type: "tool_result", tool_use_id: "toolu_read", content: readOutput }, "a result that fits comes back unchanged");
+  });
+});
+
+describe("@loupe/client retries", () => {
+  it("succeeds when Loupe starts listening after the first attempts were refused", async () => {
+    const grpcPort = await freePort();
+    const httpPort = await freePort();
+    const dataDir = await mkdtemp(join(tmpdir(), "loupe-sdk-retry-"));
+    const address = `127.0.0.1:${String(grpcPort)}`;
+    const once = createLoupeClient({ address, retries: 0 });
+    await assert.rejects(once.getSourceLimit({ source: "app" }), isCode("unavailable"), "nothing listens yet");
+    once.close();
+    const client = createLoupeClient({ address, retries: 30, maxRetryDelayMs: 500, timeoutMs: 60_000 });
+    const started = new Promise<ReturnType<typeof startLoupeProcess>>((resolve) =>
+      setTimeout(() => resolve(startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(httpPort) })), 300),
+    );
+    try {
+      const response = await client.project({ sessionId: "sdk-retry", result: { toolName: "bash", parts: [{ content: { case: "text", value: "hello\n" } }] } });
+      assert.equal(textOf(response.parts), "hello\n");
+    } finally {
+      client.close();
+      await (await started).stop("SIGKILL");
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
