@@ -79,6 +79,7 @@ describe("embedded mode (loupe serve)", () => {
 
   it("answers malformed requests with INVALID_ARGUMENT or NOT_FOUND and a one-line message", async () => {
     await assert.rejects(client.project({ sessionId: "s1" }), isCode("invalid_argument"));
+    await assert.rejects(client.project({ budgetTokens: 10, result: { parts: [{ content: { case: "text", value: "x" } }] } }), isCode("invalid_argument"));
     await assert.rejects(client.recover({ startLine: 1 }), isCode("invalid_argument"));
     await assert.rejects(client.recover({ resultId: "nope" }), isCode("invalid_argument"));
     await assert.rejects(client.recover({ resultId: "r_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", startLine: 1, endLine: 2 }), isCode("not_found"));

@@ -41,6 +41,8 @@ export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_ARCHIVE_ADDRESS = "127.0.0.1:50052";
 export const DEFAULT_ARCHIVE_TIMEOUT_MS = 2000;
 export const MAX_BUDGET_TOKENS = 200_000;
+/** The smallest first-view budget: below it a view cannot hold even the notice that names what it left out. */
+export const MIN_BUDGET_TOKENS = 64;
 /** Used when LOUPE_RESULT_ID_SECRET is unset; fine for one machine, not for a shared deployment. */
 export const INSECURE_DEFAULT_SECRET = "loupe-insecure-default-secret";
 
@@ -59,7 +61,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     natsUrl: readOptionalString(env, "LOUPE_NATS_URL") === undefined ? undefined : readUrl(env, "LOUPE_NATS_URL", "", ["nats:", "tls:"], problems),
     maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
     archiveTimeoutMs: readInt(env, "LOUPE_ARCHIVE_TIMEOUT_MS", DEFAULT_ARCHIVE_TIMEOUT_MS, problems, { min: 1, max: 600_000 }),
-    defaultBudgetTokens: readInt(env, "LOUPE_DEFAULT_BUDGET_TOKENS", DEFAULT_BUDGET_TOKENS, problems, { min: 50, max: MAX_BUDGET_TOKENS }),
+    defaultBudgetTokens: readInt(env, "LOUPE_DEFAULT_BUDGET_TOKENS", DEFAULT_BUDGET_TOKENS, problems, { min: MIN_BUDGET_TOKENS, max: MAX_BUDGET_TOKENS }),
     maxViewBytes: readInt(env, "LOUPE_MAX_VIEW_BYTES", MAX_VIEW_BYTES, problems, { min: 1024, max: 10 * 1024 * 1024 }),
     resultIdSecret: readString(env, "LOUPE_RESULT_ID_SECRET", INSECURE_DEFAULT_SECRET),
     viewSpecsFile: readOptionalString(env, "LOUPE_VIEW_SPECS_FILE"),

@@ -3,7 +3,7 @@ import { AppError } from "@loupe/errors";
 import { parseViewSpecs, redactSecrets, validateCutRule } from "@loupe/projection";
 import type { SourceLimit, SourceLimitSchema } from "@loupe/proto";
 import { stateKey, type StateStore } from "@loupe/state-store";
-import { MAX_BUDGET_TOKENS } from "./config.js";
+import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "./config.js";
 
 /** A source's (app's) rule: the history cut, Loupe's own mode and budget, views and summarizer. */
 export interface SourceRule {
@@ -69,6 +69,7 @@ export function validateRule(rule: SourceRule): void {
   }
   if (rule.mode !== "cut" && rule.mode !== "project") throw new AppError("invalid_argument", `mode must be cut or project [mode=${String(rule.mode).slice(0, 40)}]`);
   if (rule.budgetTokens > MAX_BUDGET_TOKENS) throw new AppError("invalid_argument", `budget_tokens above the maximum [max=${String(MAX_BUDGET_TOKENS)}]`);
+  if (rule.budgetTokens !== 0 && rule.budgetTokens < MIN_BUDGET_TOKENS) throw new AppError("invalid_argument", `budget_tokens below the minimum [min=${String(MIN_BUDGET_TOKENS)}]`);
   if (rule.viewSpecsJson !== "") parseViewSpecs(rule.viewSpecsJson);
   const { keyRef } = rule.summarizer;
   if (keyRef !== "" && (!KEY_REF.test(keyRef) || redactSecrets(keyRef).count > 0)) {

@@ -1,6 +1,6 @@
 import { AppError } from "@loupe/errors";
 import type { ProjectRequest, ToolResult } from "@loupe/proto";
-import { MAX_BUDGET_TOKENS } from "./config.js";
+import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "./config.js";
 
 const MAX_ID_LENGTH = 256;
 
@@ -19,6 +19,9 @@ export function validateProjectRequest(request: ProjectRequest): ToolResult {
   checkId("source", request.source);
   checkId("tool_name", result.toolName);
   checkId("tool_use_id", result.toolUseId);
+  if (request.budgetTokens !== 0 && request.budgetTokens < MIN_BUDGET_TOKENS) {
+    throw new AppError("invalid_argument", `budget_tokens below the minimum [budget_tokens=${String(request.budgetTokens)}, min=${String(MIN_BUDGET_TOKENS)}]`);
+  }
   if (request.budgetTokens > MAX_BUDGET_TOKENS) {
     throw new AppError("invalid_argument", `budget_tokens above the maximum [budget_tokens=${String(request.budgetTokens)}, max=${String(MAX_BUDGET_TOKENS)}]`);
   }

@@ -159,7 +159,7 @@ describe("projectStructured()", () => {
   it("is valid JSON, bounded, deterministic and covers the original (fc.jsonValue)", () => {
     let cut = 0;
     fc.assert(
-      fc.property(generatedJson, fc.integer({ min: 40, max: 400 }), fc.integer({ min: 400, max: 20_000 }), (value, budget, maxBytes) => {
+      fc.property(generatedJson, fc.integer({ min: 64, max: 400 }), fc.integer({ min: 400, max: 20_000 }), (value, budget, maxBytes) => {
         const view = project(value, budget, maxBytes);
         checkView(value, view, budget, maxBytes);
         assert.deepEqual(project(value, budget, maxBytes), view);
@@ -173,7 +173,7 @@ describe("projectStructured()", () => {
   it("covers values with awkward keys, long and multi-line strings, lone surrogates and $loupe members", () => {
     let cut = 0;
     fc.assert(
-      fc.property(jsonArbitrary, fc.integer({ min: 40, max: 400 }), fc.constantFrom("full" as const, "index" as const), (value, budget, mode) => {
+      fc.property(jsonArbitrary, fc.integer({ min: 64, max: 400 }), fc.constantFrom("full" as const, "index" as const), (value, budget, mode) => {
         const view = project(value, budget, 50_000, mode);
         checkView(value, view, budget, 50_000);
         assert.deepEqual(project(value, budget, 50_000, mode), view);
