@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { ProjectionService } from "@loupe/proto";
-import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { startLoupeProcess, type LoupeProcess } from "@loupe/testing";
 
 /** `loupe serve` in a fresh data dir on free ports, with a ProjectionService client. */
 export interface EmbeddedLoupe {
@@ -22,11 +22,12 @@ export interface EmbeddedLoupe {
  */
 export async function startEmbeddedLoupe(env: Record<string, string> = {}, prepare?: (dataDir: string) => Promise<Record<string, string>>): Promise<EmbeddedLoupe> {
   const dataDir = await mkdtemp(join(tmpdir(), "loupe-e2e-"));
-  const grpcPort = await freePort();
-  const httpPort = await freePort();
   const extra = prepare ? await prepare(dataDir) : {};
-  const child = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(httpPort), ...env, ...extra });
-  await child.waitFor(/loupe is serving/);
+  // Port 0: the process binds free ports itself and logs them (no window for another bind to take them).
+  const child = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0", ...env, ...extra });
+  const serving = JSON.parse(await child.waitFor(/loupe is serving/)) as { grpc: string; http: string };
+  const grpcPort = Number(serving.grpc.split(":").pop());
+  const httpPort = Number(serving.http.split(":").pop());
   const client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
   return {
     dataDir,

@@ -22,6 +22,8 @@ export interface GrpcServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** Binds this address instead of host:port (e.g. "unix:/path/to.sock"). */
+  address?: string;
   services: readonly ServiceRegistration[];
   /** Largest result accepted; message limits are raised to match. */
   maxResultBytes: number;
@@ -53,7 +55,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       createServiceImplementation(service, handlers as ServiceHandlers<DescService>, options.onError),
     );
   }
-  const address = `${options.host.includes(":") ? `[${options.host}]` : options.host}:${String(options.port)}`;
+  const address = options.address ?? `${options.host.includes(":") ? `[${options.host}]` : options.host}:${String(options.port)}`;
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => {
       if (error) reject(new AppError("unavailable", `cannot bind grpc server [address=${address}]`, { cause: error }));

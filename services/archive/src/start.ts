@@ -28,6 +28,8 @@ export interface ArchiveDeps {
   now?: () => number;
   /** Serve GET /healthz on its own port (default true; embedded mode relies on the gateway's). */
   httpEndpoint?: boolean;
+  /** Bind this gRPC address instead of host:port (embedded mode: a unix socket under the data dir). */
+  grpcAddress?: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -64,6 +66,7 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
   const grpc = await startGrpcServer({
     host: config.grpcHost,
     port: config.grpcPort,
+    ...(deps.grpcAddress === undefined ? {} : { address: deps.grpcAddress }),
     maxResultBytes: config.maxResultBytes,
     services: [health.registration, registerService(ArchiveService, handlers)],
     onError: (error, method) => deps.logger.error("archive call failed", { method, error }),

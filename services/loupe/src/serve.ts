@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { startArchive } from "@loupe/archive";
 import { createMemoryBus } from "@loupe/events";
 import { createFileStateStore } from "@loupe/state-store";
@@ -8,6 +9,9 @@ import { createLogger, type Logger } from "@loupe/runtime";
 import { acquireDataDirLock } from "./data-dir-lock.js";
 import { loadOrCreateLocalSecret } from "./local-secret.js";
 import type { ServeConfig } from "./serve-config.js";
+
+// sun_path holds 108 bytes on Linux (104 on macOS): leave room.
+const MAX_SOCKET_PATH = 100;
 
 /** Embedded Loupe: the three services in one process. */
 export interface EmbeddedLoupe {
@@ -23,13 +27,19 @@ export interface EmbeddedLoupe {
  */
 export async function startEmbedded(config: ServeConfig, logger: Logger = createLogger({ service: "loupe", level: config.gateway.logLevel })): Promise<EmbeddedLoupe> {
   const lock = await acquireDataDirLock(config.dataDir);
-  const archive = await startArchive(config.archive, { logger: logger.child({ component: "archive" }), httpEndpoint: false });
+  // The archive serves only this process: on a unix socket under the data dir, never on a TCP port another
+  // bind could take (or a neighbour could reach); a data dir too deep for a socket path falls back to loopback.
+  const socket = resolve(config.dataDir, "archive.sock");
+  const useSocket = socket.length < MAX_SOCKET_PATH;
+  if (useSocket) await rm(socket, { force: true });
+  const archive = await startArchive(config.archive, { logger: logger.child({ component: "archive" }), httpEndpoint: false, ...(useSocket ? { grpcAddress: `unix:${socket}` } : {}) });
+  const archiveAddress = useSocket ? `unix:${socket}` : `127.0.0.1:${String(archive.grpcPort)}`;
   const bus = await createMemoryBus({ directory: join(config.dataDir, "events") });
   const noteWorker = await startNoteWorker(config.noteWorker, { logger: logger.child({ component: "note-worker" }), bus, endpoints: false });
   const secret = config.gateway.resultIdSecret === INSECURE_DEFAULT_SECRET ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
   const state = await createFileStateStore({ directory: join(config.dataDir, "state") });
   const gateway = await startGateway(
-    { ...config.gateway, archiveAddress: `127.0.0.1:${String(archive.grpcPort)}`, resultIdSecret: secret },
+    { ...config.gateway, archiveAddress, resultIdSecret: secret },
     { logger: logger.child({ component: "gateway" }), state },
   );
   logger.info("loupe is serving (embedded)", { grpc: `${config.gateway.grpcHost}:${String(gateway.grpcPort)}`, http: `${config.gateway.httpHost}:${String(gateway.httpPort)}`, dataDir: config.dataDir });
