@@ -112,7 +112,7 @@ describe("embedded mode (loupe serve)", () => {
   it("refuses a second embedded process on the same data dir", async () => {
     const second = startLoupeProcess(["serve"], { ...env(), LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" });
     assert.equal(await second.exited, 1);
-    assert.match(second.lines.join("\n"), /data dir in use by another loupe process/);
+    assert.match(second.lines.join("\n"), /data dir is in use by another process/);
   });
 
   it("keeps what it accepted across a restart, and gives the same view again", async () => {

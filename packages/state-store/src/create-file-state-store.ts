@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { AppError, isAppError } from "@loupe/errors";
 import { assertIncrementBy, assertSetOptions } from "./assert-options.js";
-import { lockDirectory } from "./directory-lock.js";
+import { lockDirectory } from "@loupe/runtime";
 import { readStateFiles } from "./state-files.js";
 import { StateJournal } from "./state-journal.js";
 import type { SetOptions, StateStore } from "./state-store.js";
@@ -29,7 +29,7 @@ export async function createFileStateStore(options: FileStateStoreOptions): Prom
   const { directory } = options;
   try {
     await mkdir(directory, { recursive: true });
-    const unlock = await lockDirectory(directory);
+    const unlock = await lockDirectory(directory, { fileName: "state.lock", label: "state directory" });
     try {
       const table = new StateTable();
       const { entries, changes } = await readStateFiles(directory);

@@ -5,8 +5,7 @@ import { createMemoryBus } from "@loupe/events";
 import { createFileStateStore } from "@loupe/state-store";
 import { INSECURE_DEFAULT_SECRET, startGateway } from "@loupe/gateway";
 import { startNoteWorker } from "@loupe/note-worker";
-import { createLogger, type Logger } from "@loupe/runtime";
-import { acquireDataDirLock } from "./data-dir-lock.js";
+import { createLogger, lockDirectory, type Logger } from "@loupe/runtime";
 import { loadOrCreateLocalSecret } from "./local-secret.js";
 import type { ServeConfig } from "./serve-config.js";
 
@@ -26,7 +25,7 @@ export interface EmbeddedLoupe {
  * so a restart keeps everything that was accepted.
  */
 export async function startEmbedded(config: ServeConfig, logger: Logger = createLogger({ service: "loupe", level: config.gateway.logLevel })): Promise<EmbeddedLoupe> {
-  const lock = await acquireDataDirLock(config.dataDir);
+  const unlock = await lockDirectory(config.dataDir, { fileName: "loupe.lock", label: "data dir" });
   // The archive serves only this process: on a unix socket under the data dir, never on a TCP port another
   // bind could take (or a neighbour could reach); a data dir too deep for a socket path falls back to loopback.
   const socket = resolve(config.dataDir, "archive.sock");
@@ -52,7 +51,7 @@ export async function startEmbedded(config: ServeConfig, logger: Logger = create
       await bus.close();
       await state.close();
       await archive.stop();
-      await lock.release();
+      await unlock();
     },
   };
 }
