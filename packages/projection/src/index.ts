@@ -4,7 +4,7 @@ export { splitLines, countLines } from "./split-lines.js";
 export { continuationJson } from "./continuation.js";
 export { PROJECTOR_VERSION } from "./projector-version.js";
 export { pageText } from "./page-text.js";
-export { projectResult } from "./project-result.js";
+export { projectResult, parseArgs } from "./project-result.js";
 export { inferKind, commandOf } from "./kinds/infer-kind.js";
 export { projectCommand } from "./command/project-command.js";
 export { classifyLines } from "./command/classify-lines.js";

@@ -69,7 +69,8 @@ export interface ResultView {
   kind: ResultKind;
 }
 
-function parseArgs(argsJson: string): Record<string, unknown> {
+/** A call's arguments from args_json: the object, or {} when absent, malformed or not an object. */
+export function parseArgs(argsJson: string): Record<string, unknown> {
   if (argsJson === "") return {};
   try {
     const value: unknown = JSON.parse(argsJson);

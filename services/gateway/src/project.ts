@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { effectiveBudget, filePathOf, modelProfileFor, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type CompiledRule, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
+import { effectiveBudget, filePathOf, modelProfileFor, parseArgs, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type CompiledRule, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
 import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/proto";
 import type { Logger } from "@loupe/runtime";
 import type { ArchiveClient } from "./archive-client.js";
@@ -113,7 +113,7 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   const input = resultInput(result, content);
   const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view, source: request.source, viewSpecs: deps.viewSpecs };
   let view = projectResult(input, options);
-  const path = view.kind === "file_read" ? filePathOf(result.toolName, argsOf(result.argsJson)) : undefined;
+  const path = view.kind === "file_read" ? filePathOf(result.toolName, parseArgs(result.argsJson)) : undefined;
   const check = await checkPath(deps.pathRevisions, deps.logger, tenant, request.sessionId, path, content.revision);
   if (check.notice !== "") {
     // The notice counts against the budget: project again with what is left.
@@ -136,12 +136,6 @@ interface AnswerContext {
   request: ProjectRequest;
   deps: ProjectDeps;
   counter: TokenCounter;
-}
-
-function argsOf(argsJson: string): Record<string, unknown> {
-  if (argsJson === "") return {};
-  const value: unknown = JSON.parse(argsJson);
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 async function answerWith(

@@ -31,7 +31,7 @@ export interface JsonRecoverDeps {
 // One Read answers at most this much; larger results are read in pieces.
 const READ_BYTES = 8 * 1024 * 1024;
 
-async function readWhole(archive: ArchiveClient, tenant: string, resultId: string, signal?: AbortSignal): Promise<{ text: string; record: ResultRecord }> {
+async function readWhole(archive: ArchiveClient, tenant: string, resultId: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; record: ResultRecord }> {
   const pieces: Uint8Array[] = [];
   let start = 0;
   for (;;) {
@@ -39,7 +39,7 @@ async function readWhole(archive: ArchiveClient, tenant: string, resultId: strin
     if (!read.record) throw new AppError("internal", "archive read answered without a record");
     pieces.push(read.data);
     start = read.endByte;
-    if (read.endByte >= read.rangeEndByte) return { text: new TextDecoder().decode(Buffer.concat(pieces)), record: read.record };
+    if (read.endByte >= read.rangeEndByte) return { bytes: Buffer.concat(pieces), record: read.record };
   }
 }
 
@@ -52,7 +52,7 @@ async function readWhole(archive: ArchiveClient, tenant: string, resultId: strin
  */
 export async function recoverJson(request: JsonRequest, tenant: string, budgetTokens: number, deps: JsonRecoverDeps, signal?: AbortSignal): Promise<RecoverResponseInit> {
   const { counter, archive } = deps;
-  const { text, record } = await readWhole(archive, tenant, request.resultId, signal);
+  const { bytes, record } = await readWhole(archive, tenant, request.resultId, signal);
   if (request.cursorRevision !== "" && request.cursorRevision !== record.revision) {
     throw new AppError("failed_precondition", `cursor revision differs from the result [cursor=${request.cursorRevision}, result=${record.revision}]`);
   }
@@ -60,7 +60,8 @@ export async function recoverJson(request: JsonRequest, tenant: string, budgetTo
     throw new AppError("failed_precondition", `revision differs [expected=${request.expectedRevision}, actual=${record.revision}]`);
   }
   // In a text + JSON result, pointers address the JSON part.
-  const structured = record.structuredStartByte === undefined ? text : new TextDecoder().decode(Buffer.from(text).subarray(record.structuredStartByte));
+  // Decoded once, from where the JSON starts (the whole result when it is JSON only).
+  const structured = new TextDecoder().decode(bytes.subarray(record.structuredStartByte ?? 0));
   let value: unknown;
   try {
     value = JSON.parse(structured);
