@@ -5,7 +5,7 @@ import type { CutHistoryRequest, CutHistoryResponseSchema } from "@loupe/proto";
 import { requireSource } from "../rules-handlers.js";
 import type { SourceRules } from "../source-rules.js";
 import type { StateStore } from "@loupe/state-store";
-import { cutHistory, parseHistory } from "./cut-history.js";
+import { cutParsedHistory, parseHistory } from "./cut-history.js";
 import { pinnedRules } from "./rule-pins.js";
 
 /**
@@ -25,12 +25,10 @@ export async function cutHistoryFor(
   // A source whose rule never changed has never cut anything: forward untouched without looking further.
   if (rule.version === 0) return { historyJson: request.historyJson, cutResults: 0, savedTokens: 0 };
   if (rule.mode === "project" && rule.keepLimitChars > 0) throw new AppError("unimplemented", `history projection (mode "project") is not available yet; set mode "cut" [source=${source}]`);
-  const { results } = parseHistory(request.format, request.historyJson);
-  const pins = await pinnedRules(state, rules, tenant, source, rule, results);
+  const parsed = parseHistory(request.format, request.historyJson);
+  const pins = await pinnedRules(state, rules, tenant, source, rule, parsed.results);
+  // Results too short to pin are too short to cut.
   const off = { keepLimitChars: 0, keepHeadChars: 0, keepTailChars: 0, keepTools: [] };
-  // The cut parses the body again and meets the same results in the same order: match them by position.
-  const order = results.map((result) => pins.get(result) ?? off);
-  let index = 0;
-  const cut = cutHistory(request.format, request.historyJson, () => order[index++] ?? off, counter);
+  const cut = cutParsedHistory(parsed, request.historyJson, (result) => pins.get(result) ?? off, counter);
   return { historyJson: cut.historyJson, cutResults: cut.cutResults, savedTokens: cut.savedTokens };
 }

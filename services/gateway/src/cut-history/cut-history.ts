@@ -27,14 +27,19 @@ const FINDERS: Record<HistoryFormat, ((body: Record<string, unknown>) => History
  * keeps hitting. A history with nothing to cut comes back byte-identical.
  * @throws AppError `invalid_argument` (unknown format, not a JSON object)
  */
-export function cutHistory(format: HistoryFormat, historyJson: Uint8Array, rule: CutRule | ((result: HistoryToolResult) => CutRule), counter: TokenCounter): HistoryCut {
-  const unchanged = { historyJson, cutResults: 0, savedTokens: 0 };
-  if (typeof rule !== "function" && rule.keepLimitChars === 0) return unchanged;
-  const ruleFor = typeof rule === "function" ? rule : () => rule;
-  const { body, results } = parseHistory(format, historyJson);
+export function cutHistory(format: HistoryFormat, historyJson: Uint8Array, rule: CutRule, counter: TokenCounter): HistoryCut {
+  if (rule.keepLimitChars === 0) return { historyJson, cutResults: 0, savedTokens: 0 };
+  return cutParsedHistory(parseHistory(format, historyJson), historyJson, () => rule, counter);
+}
+
+/**
+ * The cut of a history already parsed (see {@link parseHistory}), each result by
+ * the rule `ruleFor` gives it; `historyJson` comes back as it is when nothing was cut.
+ */
+export function cutParsedHistory(parsed: ParsedHistory, historyJson: Uint8Array, ruleFor: (result: HistoryToolResult) => CutRule, counter: TokenCounter): HistoryCut {
   let cutResults = 0;
   let savedTokens = 0;
-  for (const result of results) {
+  for (const result of parsed.results) {
     const resultRule = ruleFor(result);
     if (resultRule.keepLimitChars === 0 || !isEligibleForCut(result.toolName, result.text, resultRule)) continue;
     const cut = cutHeadTail(result.text, resultRule);
@@ -43,15 +48,21 @@ export function cutHistory(format: HistoryFormat, historyJson: Uint8Array, rule:
     result.replace(cut.text);
     cutResults++;
   }
-  if (cutResults === 0) return unchanged;
-  return { historyJson: new TextEncoder().encode(JSON.stringify(body)), cutResults, savedTokens };
+  if (cutResults === 0) return { historyJson, cutResults: 0, savedTokens: 0 };
+  return { historyJson: new TextEncoder().encode(JSON.stringify(parsed.body)), cutResults, savedTokens };
+}
+
+/** A vendor request body and its tool results (replacing a result's text edits the body). */
+export interface ParsedHistory {
+  body: Record<string, unknown>;
+  results: HistoryToolResult[];
 }
 
 /**
  * Parses a vendor request body and finds its tool results.
  * @throws AppError `invalid_argument` (unknown format, not a JSON object)
  */
-export function parseHistory(format: HistoryFormat, historyJson: Uint8Array): { body: Record<string, unknown>; results: HistoryToolResult[] } {
+export function parseHistory(format: HistoryFormat, historyJson: Uint8Array): ParsedHistory {
   const find = FINDERS[format];
   if (!find) throw new AppError("invalid_argument", "format must be anthropic, openai-chat or openai-responses");
   let body: unknown;
