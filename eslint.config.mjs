@@ -3,8 +3,8 @@ import importX from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
 const PURE_FORBIDDEN_IMPORTS = [
-  { group: ["node:*", "fs", "path", "os", "crypto", "child_process", "http", "net"], message: "@loupe/projection is pure: no I/O" },
-  { group: ["@grpc/*", "@aws-sdk/*", "@nats-io/*", "ioredis", "@opentelemetry/*"], message: "@loupe/projection is pure: no transport, storage or telemetry" },
+  { group: ["node:*", "fs", "path", "os", "crypto", "child_process", "http", "net"], message: "the pure core is pure: no I/O" },
+  { group: ["@grpc/*", "@aws-sdk/*", "@nats-io/*", "ioredis", "@opentelemetry/*"], message: "the pure core is pure: no transport, storage or telemetry" },
   { group: ["@loupe/*", "!@loupe/errors", "!@loupe/proto"], message: "@loupe/projection depends only on errors and (types of) proto" },
 ];
 
@@ -38,24 +38,24 @@ export default tseslint.config(
     rules: { "no-console": "error" },
   },
   {
-    files: ["packages/projection/src/**/*.ts"],
-    ignores: ["packages/projection/src/**/*.test.ts", "packages/projection/src/testing/**"],
+    files: ["packages/projection/src/**/*.ts", "packages/conversation/src/**/*.ts"],
+    ignores: ["packages/*/src/**/*.test.ts", "packages/*/src/testing/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: PURE_FORBIDDEN_IMPORTS }],
       "no-restricted-globals": [
         "error",
-        { name: "process", message: "@loupe/projection is pure: pass configuration in" },
-        { name: "Buffer", message: "@loupe/projection is pure: use Uint8Array/TextEncoder" },
-        { name: "setTimeout", message: "@loupe/projection is pure: no clock" },
-        { name: "fetch", message: "@loupe/projection is pure: no I/O" },
+        { name: "process", message: "the pure core is pure: pass configuration in" },
+        { name: "Buffer", message: "the pure core is pure: use Uint8Array/TextEncoder" },
+        { name: "setTimeout", message: "the pure core is pure: no clock" },
+        { name: "fetch", message: "the pure core is pure: no I/O" },
       ],
       "no-restricted-properties": [
         "error",
-        { object: "Date", property: "now", message: "@loupe/projection is pure: no clock" },
-        { object: "Math", property: "random", message: "@loupe/projection is pure: no randomness" },
-        { object: "crypto", property: "getRandomValues", message: "@loupe/projection is pure: no randomness" },
+        { object: "Date", property: "now", message: "the pure core is pure: no clock" },
+        { object: "Math", property: "random", message: "the pure core is pure: no randomness" },
+        { object: "crypto", property: "getRandomValues", message: "the pure core is pure: no randomness" },
       ],
-      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date']", message: "@loupe/projection is pure: no clock" }],
+      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date']", message: "the pure core is pure: no clock" }],
     },
   },
   {

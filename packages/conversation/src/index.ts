@@ -1,0 +1,2 @@
+export { turnAddress, parseTurnAddress } from "./turn.js";
+export type { Turn, TurnPart, TurnRole, TurnToolCall, TurnToolResult } from "./turn.js";
