@@ -17,6 +17,11 @@ import {
   tenantMarkerKey,
   tenantPrefix,
   TENANT_MARKERS_PREFIX,
+  turnLogPrefix,
+  turnsPrefix,
+  turnKey,
+  seqFromTurnKey,
+  sessionContextKey,
 } from "./archive-keys.js";
 import { assertValidKey, assertValidPrefix } from "./key-rules.js";
 import { decodeKeySegment, encodeKeySegment } from "./encode-key-segment.js";
@@ -189,5 +194,27 @@ describe("index keys", () => {
     for (const key of ["v1/local/expiries/12-r", "v1/other/expiries/001700000000000-r", "v1/local/expiries/00170000000000x-r"]) {
       assert.throws(() => parseExpiryEntryKey(expiryPrefix("local"), key), (error) => isAppError(error) && error.code === "invalid_argument");
     }
+  });
+});
+
+describe("turn log keys", () => {
+  it("sort by seq, round-trip the seq and stay valid keys for hostile session ids", () => {
+    for (const session of NASTY_IDS) {
+      const keys = [1, 2, 10, 99, 4294967295].map((seq) => turnKey("t1", session, seq));
+      for (const key of keys) assertValidKey(key);
+      assert.deepEqual([...keys].sort(), keys);
+      assert.deepEqual(keys.map(seqFromTurnKey), [1, 2, 10, 99, 4294967295]);
+      assert.ok(keys.every((key) => key.startsWith(turnsPrefix("t1", session))));
+      assert.ok(turnsPrefix("t1", session).startsWith(turnLogPrefix("t1", session)));
+      assertValidKey(sessionContextKey("t1", session, SHA));
+    }
+  });
+
+  it("keep sessions and tenants apart and refuse bad seqs", () => {
+    assert.notEqual(turnsPrefix("t1", "a"), turnsPrefix("t2", "a"));
+    assert.ok(!turnsPrefix("t1", "a/b").startsWith(turnsPrefix("t1", "a")));
+    assert.ok(!turnLogPrefix("t1", "x").startsWith(sessionPrefix("t1", "x")));
+    for (const seq of [0, -1, 1.5, 2 ** 32]) assert.throws(() => turnKey("t1", "s", seq), (error) => isAppError(error) && error.code === "invalid_argument");
+    assert.equal(seqFromTurnKey(recordKey("t1", "r")), undefined);
   });
 });

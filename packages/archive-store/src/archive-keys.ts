@@ -69,9 +69,47 @@ const MAX_PLAIN_SESSION_SEGMENT = 128;
  * it becomes `_h` + the SHA-256 hex of the id, a form encodeKeySegment never produces.
  */
 export function sessionPrefix(tenant: string, sessionId: string): string {
+  return `${tenantPrefix(tenant)}sessions/${sessionSegment(sessionId)}/`;
+}
+
+function sessionSegment(sessionId: string): string {
   const encoded = encodeKeySegment(sessionId);
-  const segment = encoded.length <= MAX_PLAIN_SESSION_SEGMENT ? encoded : `_h${createHash("sha256").update(sessionId, "utf8").digest("hex")}`;
-  return `${tenantPrefix(tenant)}sessions/${segment}/`;
+  return encoded.length <= MAX_PLAIN_SESSION_SEGMENT ? encoded : `_h${createHash("sha256").update(sessionId, "utf8").digest("hex")}`;
+}
+
+const SEQ_DIGITS = 10;
+
+/** The prefix of one session's turn log and context: `v1/<tenant>/turnlogs/<session>/` (session as in {@link sessionPrefix}). */
+export function turnLogPrefix(tenant: string, sessionId: string): string {
+  return `${tenantPrefix(tenant)}turnlogs/${sessionSegment(sessionId)}/`;
+}
+
+/** The prefix of a session's turns; listing it yields them in seq order. */
+export function turnsPrefix(tenant: string, sessionId: string): string {
+  return `${turnLogPrefix(tenant, sessionId)}turns/`;
+}
+
+/**
+ * The key of one turn: `v1/<tenant>/turnlogs/<session>/turns/<seq>`, the seq as 10 zero-padded digits so keys sort by seq.
+ * @throws AppError `invalid_argument` for a seq that is not an integer in 1…4,294,967,295.
+ */
+export function turnKey(tenant: string, sessionId: string, seq: number): string {
+  if (!Number.isSafeInteger(seq) || seq < 1 || seq > 0xffffffff) throw new AppError("invalid_argument", `turn seq out of range [seq=${String(seq)}]`);
+  return `${turnsPrefix(tenant, sessionId)}${String(seq).padStart(SEQ_DIGITS, "0")}`;
+}
+
+/** The seq a {@link turnKey} names, or undefined for another key. */
+export function seqFromTurnKey(key: string): number | undefined {
+  const match = /\/turns\/([0-9]{10})$/.exec(key);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/**
+ * The key of a session's system prompt or tool schemas, stored once by content: `v1/<tenant>/turnlogs/<session>/context/<sha256>`.
+ * @throws AppError `invalid_argument` when `sha256Hex` is not 64 lowercase hex digits.
+ */
+export function sessionContextKey(tenant: string, sessionId: string, sha256Hex: string): string {
+  return `${turnLogPrefix(tenant, sessionId)}context/${checkedSha256(sha256Hex)}`;
 }
 
 /** The (empty) index entry listing a result under its session: `v1/<tenant>/sessions/<session>/<resultId>`. */

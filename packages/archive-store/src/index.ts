@@ -16,6 +16,11 @@ export {
   tenantMarkerKey,
   tenantPrefix,
   TENANT_MARKERS_PREFIX,
+  turnLogPrefix,
+  turnsPrefix,
+  turnKey,
+  seqFromTurnKey,
+  sessionContextKey,
 } from "./archive-keys.js";
 export { encodeKeySegment, decodeKeySegment } from "./encode-key-segment.js";
 export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.js";

@@ -52,6 +52,9 @@ describe("grpc binding", () => {
           stat: () => Promise.reject(new AppError("unimplemented", "not here")),
           search: () => Promise.reject(new AppError("unimplemented", "not here")),
           delete: () => Promise.reject(new AppError("unimplemented", "not here")),
+          appendTurns: () => Promise.resolve({}),
+          readTurns: () => Promise.resolve({}),
+          searchTurns: () => Promise.resolve({}),
         }),
       ],
     });

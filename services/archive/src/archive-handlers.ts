@@ -10,6 +10,10 @@ import { readRange } from "./read-range.js";
 import { loadRecord, toResultRecord } from "./result-record.js";
 import { searchResult } from "./search-result.js";
 import { tenantFromMetadata } from "./tenant.js";
+import { appendTurns } from "./turns/append-turns.js";
+import { readTurns } from "./turns/read-turns.js";
+import { searchTurns } from "./turns/search-turns.js";
+import { validateSessionId, validateStoredTurns } from "./turns/validate-turns.js";
 
 /** What the archive's handlers need. */
 export interface ArchiveHandlerDeps {
@@ -68,6 +72,22 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
       const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
       const found = await searchResult(store, tenant, shaOf(record.revision), index, request, { matcher: defaultPatternMatcher(), signal: context.signal });
       return { ...found, record: toResultRecord(record) };
+    },
+    async appendTurns(request, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      validateSessionId(request.sessionId);
+      validateStoredTurns(request.turns);
+      return appendTurns(store, { tenant, sessionId: request.sessionId, turns: request.turns, systemPrompt: request.systemPrompt, toolsJson: request.toolsJson, signal: context.signal });
+    },
+    async readTurns(request, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      validateSessionId(request.sessionId);
+      return readTurns(store, tenant, request, context.signal);
+    },
+    async searchTurns(request, context) {
+      const tenant = tenantFromMetadata(context.metadata);
+      validateSessionId(request.sessionId);
+      return searchTurns(store, tenant, request, context.signal);
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   sessionPrefix,
   tenantMarkerKey,
   tenantPrefix,
+  turnLogPrefix,
   type ArchiveStore,
 } from "@loupe/archive-store";
 import { AppError, isAppError } from "@loupe/errors";
@@ -99,6 +100,8 @@ async function deleteSession(store: ArchiveStore, tenant: string, sessionId: str
     total.resultsDeleted += outcome.resultsDeleted;
     total.blobsDeleted += outcome.blobsDeleted;
   });
+  // The session's turn log and context go with it.
+  await forEachKey(store.list(turnLogPrefix(tenant, sessionId), options), (key) => store.delete(key, options));
   return total;
 }
 

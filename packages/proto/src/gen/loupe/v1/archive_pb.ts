@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file loupe/v1/archive.proto.
  */
 export const file_loupe_v1_archive: GenFile = /*@__PURE__*/
-  fileDesc("ChZsb3VwZS92MS9hcmNoaXZlLnByb3RvEghsb3VwZS52MSLpAQoJUHV0SGVhZGVyEhIKCnNlc3Npb25faWQYASABKAkSDgoGc291cmNlGAIgASgJEhEKCXRvb2xfbmFtZRgDIAEoCRIgCgRraW5kGAQgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgFIAEoCRISCgpzaXplX2J5dGVzGAYgASgEEhEKCXJlc3VsdF9pZBgHIAEoCRIQCghyZXZpc2lvbhgIIAEoCRIiChVzdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUYCSABKA1IAIgBAUIYChZfc3RydWN0dXJlZF9zdGFydF9ieXRlIk8KClB1dFJlcXVlc3QSJQoGaGVhZGVyGAEgASgLMhMubG91cGUudjEuUHV0SGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIJCgdtZXNzYWdlIq4CCgxSZXN1bHRSZWNvcmQSEQoJcmVzdWx0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSDgoGc291cmNlGAQgASgJEhEKCXRvb2xfbmFtZRgFIAEoCRIgCgRraW5kGAYgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgHIAEoCRISCgpzaXplX2J5dGVzGAggASgEEhIKCmxpbmVfY291bnQYCSABKA0SFQoNY3JlYXRlZF9hdF9tcxgKIAEoBBIVCg1leHBpcmVzX2F0X21zGAsgASgEEiIKFXN0cnVjdHVyZWRfc3RhcnRfYnl0ZRgMIAEoDUgAiAEBQhgKFl9zdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUiSwoLUHV0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhQKDGRlZHVwbGljYXRlZBgCIAEoCCLkAQoLUmVhZFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhEKCW1heF9ieXRlcxgGIAEoDRIXCg93aXRoX3N0YXJ0X2xpbmUYByABKAhCDQoLX3N0YXJ0X2xpbmVCCwoJX2VuZF9saW5lQg0KC19zdGFydF9ieXRlQgsKCV9lbmRfYnl0ZSLCAQoMUmVhZFJlc3BvbnNlEgwKBGRhdGEYASABKAwSJgoGcmVjb3JkGAIgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhIKCnN0YXJ0X2xpbmUYAyABKA0SEAoIZW5kX2xpbmUYBCABKA0SEgoKc3RhcnRfYnl0ZRgFIAEoDRIQCghlbmRfYnl0ZRgGIAEoDRIWCg5yYW5nZV9lbmRfYnl0ZRgHIAEoDRIYChBzdGFydF9saW5lX2tub3duGAggASgIIiAKC1N0YXRSZXF1ZXN0EhEKCXJlc3VsdF9pZBgBIAEoCSI2CgxTdGF0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkInIKDVNlYXJjaFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEg8KB3BhdHRlcm4YAiABKAkSFQoNY29udGV4dF9saW5lcxgDIAEoDRITCgttYXhfbWF0Y2hlcxgEIAEoDRIRCglmcm9tX2xpbmUYBSABKA0iSAoLU2VhcmNoTWF0Y2gSDAoEbGluZRgBIAEoDRIMCgR0ZXh0GAIgASgJEg4KBmJlZm9yZRgDIAMoCRINCgVhZnRlchgEIAMoCSKIAQoOU2VhcmNoUmVzcG9uc2USJgoHbWF0Y2hlcxgBIAMoCzIVLmxvdXBlLnYxLlNlYXJjaE1hdGNoEhMKC21hdGNoX2NvdW50GAIgASgNEhEKCW5leHRfbGluZRgDIAEoDRImCgZyZWNvcmQYBCABKAsyFi5sb3VwZS52MS5SZXN1bHRSZWNvcmQiVgoNRGVsZXRlUmVxdWVzdBITCglyZXN1bHRfaWQYASABKAlIABIUCgpzZXNzaW9uX2lkGAIgASgJSAASEAoGdGVuYW50GAMgASgISABCCAoGdGFyZ2V0IkAKDkRlbGV0ZVJlc3BvbnNlEhcKD3Jlc3VsdHNfZGVsZXRlZBgBIAEoDRIVCg1ibG9ic19kZWxldGVkGAIgASgNMq4CCg5BcmNoaXZlU2VydmljZRI0CgNQdXQSFC5sb3VwZS52MS5QdXRSZXF1ZXN0GhUubG91cGUudjEuUHV0UmVzcG9uc2UoARI1CgRSZWFkEhUubG91cGUudjEuUmVhZFJlcXVlc3QaFi5sb3VwZS52MS5SZWFkUmVzcG9uc2USNQoEU3RhdBIVLmxvdXBlLnYxLlN0YXRSZXF1ZXN0GhYubG91cGUudjEuU3RhdFJlc3BvbnNlEjsKBlNlYXJjaBIXLmxvdXBlLnYxLlNlYXJjaFJlcXVlc3QaGC5sb3VwZS52MS5TZWFyY2hSZXNwb25zZRI7CgZEZWxldGUSFy5sb3VwZS52MS5EZWxldGVSZXF1ZXN0GhgubG91cGUudjEuRGVsZXRlUmVzcG9uc2ViBnByb3RvMw", [file_loupe_v1_tool_result]);
+  fileDesc("ChZsb3VwZS92MS9hcmNoaXZlLnByb3RvEghsb3VwZS52MSLpAQoJUHV0SGVhZGVyEhIKCnNlc3Npb25faWQYASABKAkSDgoGc291cmNlGAIgASgJEhEKCXRvb2xfbmFtZRgDIAEoCRIgCgRraW5kGAQgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgFIAEoCRISCgpzaXplX2J5dGVzGAYgASgEEhEKCXJlc3VsdF9pZBgHIAEoCRIQCghyZXZpc2lvbhgIIAEoCRIiChVzdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUYCSABKA1IAIgBAUIYChZfc3RydWN0dXJlZF9zdGFydF9ieXRlIk8KClB1dFJlcXVlc3QSJQoGaGVhZGVyGAEgASgLMhMubG91cGUudjEuUHV0SGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIJCgdtZXNzYWdlIq4CCgxSZXN1bHRSZWNvcmQSEQoJcmVzdWx0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSDgoGc291cmNlGAQgASgJEhEKCXRvb2xfbmFtZRgFIAEoCRIgCgRraW5kGAYgASgOMhIubG91cGUudjEuVG9vbEtpbmQSDAoEcGF0aBgHIAEoCRISCgpzaXplX2J5dGVzGAggASgEEhIKCmxpbmVfY291bnQYCSABKA0SFQoNY3JlYXRlZF9hdF9tcxgKIAEoBBIVCg1leHBpcmVzX2F0X21zGAsgASgEEiIKFXN0cnVjdHVyZWRfc3RhcnRfYnl0ZRgMIAEoDUgAiAEBQhgKFl9zdHJ1Y3R1cmVkX3N0YXJ0X2J5dGUiSwoLUHV0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhQKDGRlZHVwbGljYXRlZBgCIAEoCCLkAQoLUmVhZFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhEKCW1heF9ieXRlcxgGIAEoDRIXCg93aXRoX3N0YXJ0X2xpbmUYByABKAhCDQoLX3N0YXJ0X2xpbmVCCwoJX2VuZF9saW5lQg0KC19zdGFydF9ieXRlQgsKCV9lbmRfYnl0ZSLCAQoMUmVhZFJlc3BvbnNlEgwKBGRhdGEYASABKAwSJgoGcmVjb3JkGAIgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkEhIKCnN0YXJ0X2xpbmUYAyABKA0SEAoIZW5kX2xpbmUYBCABKA0SEgoKc3RhcnRfYnl0ZRgFIAEoDRIQCghlbmRfYnl0ZRgGIAEoDRIWCg5yYW5nZV9lbmRfYnl0ZRgHIAEoDRIYChBzdGFydF9saW5lX2tub3duGAggASgIIiAKC1N0YXRSZXF1ZXN0EhEKCXJlc3VsdF9pZBgBIAEoCSI2CgxTdGF0UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYubG91cGUudjEuUmVzdWx0UmVjb3JkInIKDVNlYXJjaFJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEg8KB3BhdHRlcm4YAiABKAkSFQoNY29udGV4dF9saW5lcxgDIAEoDRITCgttYXhfbWF0Y2hlcxgEIAEoDRIRCglmcm9tX2xpbmUYBSABKA0iSAoLU2VhcmNoTWF0Y2gSDAoEbGluZRgBIAEoDRIMCgR0ZXh0GAIgASgJEg4KBmJlZm9yZRgDIAMoCRINCgVhZnRlchgEIAMoCSKIAQoOU2VhcmNoUmVzcG9uc2USJgoHbWF0Y2hlcxgBIAMoCzIVLmxvdXBlLnYxLlNlYXJjaE1hdGNoEhMKC21hdGNoX2NvdW50GAIgASgNEhEKCW5leHRfbGluZRgDIAEoDRImCgZyZWNvcmQYBCABKAsyFi5sb3VwZS52MS5SZXN1bHRSZWNvcmQiVgoNRGVsZXRlUmVxdWVzdBITCglyZXN1bHRfaWQYASABKAlIABIUCgpzZXNzaW9uX2lkGAIgASgJSAASEAoGdGVuYW50GAMgASgISABCCAoGdGFyZ2V0IkAKDkRlbGV0ZVJlc3BvbnNlEhcKD3Jlc3VsdHNfZGVsZXRlZBgBIAEoDRIVCg1ibG9ic19kZWxldGVkGAIgASgNIiwKClN0b3JlZFR1cm4SCwoDc2VxGAEgASgNEhEKCXR1cm5fanNvbhgCIAEoDCJ/ChlBcmNoaXZlQXBwZW5kVHVybnNSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSIwoFdHVybnMYAiADKAsyFC5sb3VwZS52MS5TdG9yZWRUdXJuEhUKDXN5c3RlbV9wcm9tcHQYAyABKAkSEgoKdG9vbHNfanNvbhgEIAEoCSJWChpBcmNoaXZlQXBwZW5kVHVybnNSZXNwb25zZRIPCgdjcmVhdGVkGAEgAygNEhMKC3N5c3RlbV9oYXNoGAIgASgJEhIKCnRvb2xzX2hhc2gYAyABKAkihgEKEFJlYWRUdXJuc1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIRCglzdGFydF9zZXEYAiABKA0SDwoHZW5kX3NlcRgDIAEoDRIRCgltYXhfYnl0ZXMYBCABKA0SEwoLc3lzdGVtX2hhc2gYBSABKAkSEgoKdG9vbHNfaGFzaBgGIAEoCSKHAQoRUmVhZFR1cm5zUmVzcG9uc2USIwoFdHVybnMYASADKAsyFC5sb3VwZS52MS5TdG9yZWRUdXJuEhAKCGxhc3Rfc2VxGAIgASgNEhAKCG5leHRfc2VxGAMgASgNEhUKDXN5c3RlbV9wcm9tcHQYBCABKAkSEgoKdG9vbHNfanNvbhgFIAEoCSJGChJTZWFyY2hUdXJuc1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRINCgVxdWVyeRgCIAEoCRINCgVsaW1pdBgDIAEoDSInCgdUdXJuSGl0EgsKA3NlcRgBIAEoDRIPCgdzbmlwcGV0GAIgASgJIksKE1NlYXJjaFR1cm5zUmVzcG9uc2USHwoEaGl0cxgBIAMoCzIRLmxvdXBlLnYxLlR1cm5IaXQSEwoLbWF0Y2hfY291bnQYAiABKA0ymgQKDkFyY2hpdmVTZXJ2aWNlEjQKA1B1dBIULmxvdXBlLnYxLlB1dFJlcXVlc3QaFS5sb3VwZS52MS5QdXRSZXNwb25zZSgBEjUKBFJlYWQSFS5sb3VwZS52MS5SZWFkUmVxdWVzdBoWLmxvdXBlLnYxLlJlYWRSZXNwb25zZRI1CgRTdGF0EhUubG91cGUudjEuU3RhdFJlcXVlc3QaFi5sb3VwZS52MS5TdGF0UmVzcG9uc2USOwoGU2VhcmNoEhcubG91cGUudjEuU2VhcmNoUmVxdWVzdBoYLmxvdXBlLnYxLlNlYXJjaFJlc3BvbnNlEjsKBkRlbGV0ZRIXLmxvdXBlLnYxLkRlbGV0ZVJlcXVlc3QaGC5sb3VwZS52MS5EZWxldGVSZXNwb25zZRJYCgtBcHBlbmRUdXJucxIjLmxvdXBlLnYxLkFyY2hpdmVBcHBlbmRUdXJuc1JlcXVlc3QaJC5sb3VwZS52MS5BcmNoaXZlQXBwZW5kVHVybnNSZXNwb25zZRJECglSZWFkVHVybnMSGi5sb3VwZS52MS5SZWFkVHVybnNSZXF1ZXN0GhsubG91cGUudjEuUmVhZFR1cm5zUmVzcG9uc2USSgoLU2VhcmNoVHVybnMSHC5sb3VwZS52MS5TZWFyY2hUdXJuc1JlcXVlc3QaHS5sb3VwZS52MS5TZWFyY2hUdXJuc1Jlc3BvbnNlYgZwcm90bzM", [file_loupe_v1_tool_result]);
 
 /**
  * @generated from message loupe.v1.PutHeader
@@ -529,6 +529,259 @@ export const DeleteResponseSchema: GenMessage<DeleteResponse> = /*@__PURE__*/
   messageDesc(file_loupe_v1_archive, 12);
 
 /**
+ * One turn as the log stores it: the gateway's canonical JSON of the turn.
+ *
+ * @generated from message loupe.v1.StoredTurn
+ */
+export type StoredTurn = Message<"loupe.v1.StoredTurn"> & {
+  /**
+   * @generated from field: uint32 seq = 1;
+   */
+  seq: number;
+
+  /**
+   * @generated from field: bytes turn_json = 2;
+   */
+  turnJson: Uint8Array;
+};
+
+/**
+ * Describes the message loupe.v1.StoredTurn.
+ * Use `create(StoredTurnSchema)` to create a new message.
+ */
+export const StoredTurnSchema: GenMessage<StoredTurn> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 13);
+
+/**
+ * @generated from message loupe.v1.ArchiveAppendTurnsRequest
+ */
+export type ArchiveAppendTurnsRequest = Message<"loupe.v1.ArchiveAppendTurnsRequest"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: repeated loupe.v1.StoredTurn turns = 2;
+   */
+  turns: StoredTurn[];
+
+  /**
+   * Stored by hash (sha256:<hex>) beside the log when not empty.
+   *
+   * @generated from field: string system_prompt = 3;
+   */
+  systemPrompt: string;
+
+  /**
+   * @generated from field: string tools_json = 4;
+   */
+  toolsJson: string;
+};
+
+/**
+ * Describes the message loupe.v1.ArchiveAppendTurnsRequest.
+ * Use `create(ArchiveAppendTurnsRequestSchema)` to create a new message.
+ */
+export const ArchiveAppendTurnsRequestSchema: GenMessage<ArchiveAppendTurnsRequest> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 14);
+
+/**
+ * @generated from message loupe.v1.ArchiveAppendTurnsResponse
+ */
+export type ArchiveAppendTurnsResponse = Message<"loupe.v1.ArchiveAppendTurnsResponse"> & {
+  /**
+   * Seqs written now; the other seqs of the request were already in the log.
+   *
+   * @generated from field: repeated uint32 created = 1;
+   */
+  created: number[];
+
+  /**
+   * @generated from field: string system_hash = 2;
+   */
+  systemHash: string;
+
+  /**
+   * @generated from field: string tools_hash = 3;
+   */
+  toolsHash: string;
+};
+
+/**
+ * Describes the message loupe.v1.ArchiveAppendTurnsResponse.
+ * Use `create(ArchiveAppendTurnsResponseSchema)` to create a new message.
+ */
+export const ArchiveAppendTurnsResponseSchema: GenMessage<ArchiveAppendTurnsResponse> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 15);
+
+/**
+ * @generated from message loupe.v1.ReadTurnsRequest
+ */
+export type ReadTurnsRequest = Message<"loupe.v1.ReadTurnsRequest"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * 1-based, inclusive; end 0 = through the last turn.
+   *
+   * @generated from field: uint32 start_seq = 2;
+   */
+  startSeq: number;
+
+  /**
+   * @generated from field: uint32 end_seq = 3;
+   */
+  endSeq: number;
+
+  /**
+   * Stop before the answer passes this many bytes of turns (always at least one turn); 0 = no bound.
+   *
+   * @generated from field: uint32 max_bytes = 4;
+   */
+  maxBytes: number;
+
+  /**
+   * Also return the system prompt and tools stored under these hashes.
+   *
+   * @generated from field: string system_hash = 5;
+   */
+  systemHash: string;
+
+  /**
+   * @generated from field: string tools_hash = 6;
+   */
+  toolsHash: string;
+};
+
+/**
+ * Describes the message loupe.v1.ReadTurnsRequest.
+ * Use `create(ReadTurnsRequestSchema)` to create a new message.
+ */
+export const ReadTurnsRequestSchema: GenMessage<ReadTurnsRequest> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 16);
+
+/**
+ * @generated from message loupe.v1.ReadTurnsResponse
+ */
+export type ReadTurnsResponse = Message<"loupe.v1.ReadTurnsResponse"> & {
+  /**
+   * In seq order; a seq missing from the log is missing here too.
+   *
+   * @generated from field: repeated loupe.v1.StoredTurn turns = 1;
+   */
+  turns: StoredTurn[];
+
+  /**
+   * The highest seq in the log (0 when empty).
+   *
+   * @generated from field: uint32 last_seq = 2;
+   */
+  lastSeq: number;
+
+  /**
+   * The first seq not returned because of max_bytes (0 = none left).
+   *
+   * @generated from field: uint32 next_seq = 3;
+   */
+  nextSeq: number;
+
+  /**
+   * @generated from field: string system_prompt = 4;
+   */
+  systemPrompt: string;
+
+  /**
+   * @generated from field: string tools_json = 5;
+   */
+  toolsJson: string;
+};
+
+/**
+ * Describes the message loupe.v1.ReadTurnsResponse.
+ * Use `create(ReadTurnsResponseSchema)` to create a new message.
+ */
+export const ReadTurnsResponseSchema: GenMessage<ReadTurnsResponse> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 17);
+
+/**
+ * @generated from message loupe.v1.SearchTurnsRequest
+ */
+export type SearchTurnsRequest = Message<"loupe.v1.SearchTurnsRequest"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: string query = 2;
+   */
+  query: string;
+
+  /**
+   * @generated from field: uint32 limit = 3;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message loupe.v1.SearchTurnsRequest.
+ * Use `create(SearchTurnsRequestSchema)` to create a new message.
+ */
+export const SearchTurnsRequestSchema: GenMessage<SearchTurnsRequest> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 18);
+
+/**
+ * @generated from message loupe.v1.TurnHit
+ */
+export type TurnHit = Message<"loupe.v1.TurnHit"> & {
+  /**
+   * @generated from field: uint32 seq = 1;
+   */
+  seq: number;
+
+  /**
+   * The matching line, whole (bounded).
+   *
+   * @generated from field: string snippet = 2;
+   */
+  snippet: string;
+};
+
+/**
+ * Describes the message loupe.v1.TurnHit.
+ * Use `create(TurnHitSchema)` to create a new message.
+ */
+export const TurnHitSchema: GenMessage<TurnHit> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 19);
+
+/**
+ * @generated from message loupe.v1.SearchTurnsResponse
+ */
+export type SearchTurnsResponse = Message<"loupe.v1.SearchTurnsResponse"> & {
+  /**
+   * @generated from field: repeated loupe.v1.TurnHit hits = 1;
+   */
+  hits: TurnHit[];
+
+  /**
+   * Turns that matched, including those beyond the limit.
+   *
+   * @generated from field: uint32 match_count = 2;
+   */
+  matchCount: number;
+};
+
+/**
+ * Describes the message loupe.v1.SearchTurnsResponse.
+ * Use `create(SearchTurnsResponseSchema)` to create a new message.
+ */
+export const SearchTurnsResponseSchema: GenMessage<SearchTurnsResponse> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_archive, 20);
+
+/**
  * ArchiveService (internal) saves complete results once and reads them back by
  * range. The tenant travels in the x-loupe-tenant metadata set by the gateway.
  *
@@ -579,6 +832,38 @@ export const ArchiveService: GenService<{
     methodKind: "unary";
     input: typeof DeleteRequestSchema;
     output: typeof DeleteResponseSchema;
+  },
+  /**
+   * AppendTurns writes turns to a session's turn log, each once: a turn whose
+   * seq is already in the log with the same bytes is a duplicate; with other
+   * bytes it is refused (ALREADY_EXISTS) and the log keeps the first.
+   *
+   * @generated from rpc loupe.v1.ArchiveService.AppendTurns
+   */
+  appendTurns: {
+    methodKind: "unary";
+    input: typeof ArchiveAppendTurnsRequestSchema;
+    output: typeof ArchiveAppendTurnsResponseSchema;
+  },
+  /**
+   * ReadTurns reads a seq range of a session's turn log.
+   *
+   * @generated from rpc loupe.v1.ArchiveService.ReadTurns
+   */
+  readTurns: {
+    methodKind: "unary";
+    input: typeof ReadTurnsRequestSchema;
+    output: typeof ReadTurnsResponseSchema;
+  },
+  /**
+   * SearchTurns finds turns whose text holds a query.
+   *
+   * @generated from rpc loupe.v1.ArchiveService.SearchTurns
+   */
+  searchTurns: {
+    methodKind: "unary";
+    input: typeof SearchTurnsRequestSchema;
+    output: typeof SearchTurnsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_loupe_v1_archive, 0);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file loupe/v1/conversation.proto.
  */
 export const file_loupe_v1_conversation: GenFile = /*@__PURE__*/
-  fileDesc("Chtsb3VwZS92MS9jb252ZXJzYXRpb24ucHJvdG8SCGxvdXBlLnYxIkAKCFRvb2xDYWxsEhMKC3Rvb2xfdXNlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEQoJYXJnc19qc29uGAMgASgJIr4BCgRUdXJuEgsKA3NlcRgBIAEoDRIMCgRyb2xlGAIgASgJEh0KBXBhcnRzGAMgAygLMg4ubG91cGUudjEuUGFydBImCgp0b29sX2NhbGxzGAQgAygLMhIubG91cGUudjEuVG9vbENhbGwSKgoMdG9vbF9yZXN1bHRzGAUgAygLMhQubG91cGUudjEuVG9vbFJlc3VsdBIYCgt0b2tlbl9jb3VudBgGIAEoDUgAiAEBQg4KDF90b2tlbl9jb3VudCKhAQoSQXBwZW5kVHVybnNSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGc291cmNlGAIgASgJEhUKDXN5c3RlbV9wcm9tcHQYAyABKAkSEgoKdG9vbHNfanNvbhgEIAEoCRIdCgV0dXJucxgFIAMoCzIOLmxvdXBlLnYxLlR1cm4SHQoVY29udGV4dF93aW5kb3dfdG9rZW5zGAYgASgNIn0KE0FwcGVuZFR1cm5zUmVzcG9uc2USEAoIYWNjZXB0ZWQYASABKA0SEgoKZHVwbGljYXRlcxgCIAEoDRIWCg5zZXNzaW9uX3Rva2VucxgDIAEoDRIWCg5jb21wYWN0aW9uX2R1ZRgEIAEoCBIQCghsYXN0X3NlcRgFIAEoDSJVCgROb3RlEgwKBHRleHQYASABKAkSGwoTY292ZXJlZF90aHJvdWdoX3NlcRgCIAEoDRIPCgd2ZXJzaW9uGAMgASgNEhEKCWxhZ190dXJucxgEIAEoDSKDAQoOQ29tcGFjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRInCgZmb3JtYXQYAiABKA4yFy5sb3VwZS52MS5IaXN0b3J5Rm9ybWF0EhwKFGNvbnRleHRfbGltaXRfdG9rZW5zGAMgASgNEhYKDnJlc2VydmVfdG9rZW5zGAQgASgNIqIBCg9Db21wYWN0UmVzcG9uc2USIwoEcGF0aBgBIAEoDjIVLmxvdXBlLnYxLkNvbXBhY3RQYXRoEhUKDW1lc3NhZ2VzX2pzb24YAiABKAwSHAoEbm90ZRgDIAEoCzIOLmxvdXBlLnYxLk5vdGUSFQoNd2F0ZXJtYXJrX3NlcRgEIAEoDRIOCgZyZWFzb24YBSABKAkSDgoGdG9rZW5zGAYgASgNIpgBChJSZWFkSGlzdG9yeVJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdhZGRyZXNzGAIgASgJEhYKCXN0YXJ0X3NlcRgDIAEoDUgAiAEBEhQKB2VuZF9zZXEYBCABKA1IAYgBARIVCg1idWRnZXRfdG9rZW5zGAUgASgNQgwKCl9zdGFydF9zZXFCCgoIX2VuZF9zZXEiVwoTUmVhZEhpc3RvcnlSZXNwb25zZRIdCgV0dXJucxgBIAMoCzIOLmxvdXBlLnYxLlR1cm4SDAoEdGV4dBgCIAEoCRITCgtuZXh0X2N1cnNvchgDIAEoCSJIChRTZWFyY2hIaXN0b3J5UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg0KBXF1ZXJ5GAIgASgJEg0KBWxpbWl0GAMgASgNIjsKCkhpc3RvcnlIaXQSCwoDc2VxGAEgASgNEg8KB2FkZHJlc3MYAiABKAkSDwoHc25pcHBldBgDIAEoCSI7ChVTZWFyY2hIaXN0b3J5UmVzcG9uc2USIgoEaGl0cxgBIAMoCzIULmxvdXBlLnYxLkhpc3RvcnlIaXQiJAoOR2V0Tm90ZVJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJCCg9HZXROb3RlUmVzcG9uc2USHAoEbm90ZRgBIAEoCzIOLmxvdXBlLnYxLk5vdGUSEQoJbGFnX3R1cm5zGAIgASgNIk8KDlB1dE5vdGVSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDAoEdGV4dBgCIAEoCRIbChNjb3ZlcmVkX3Rocm91Z2hfc2VxGAMgASgNIi8KD1B1dE5vdGVSZXNwb25zZRIcCgRub3RlGAEgASgLMg4ubG91cGUudjEuTm90ZSInChFFbmRTZXNzaW9uUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIhQKEkVuZFNlc3Npb25SZXNwb25zZSphCgtDb21wYWN0UGF0aBIcChhDT01QQUNUX1BBVEhfVU5TUEVDSUZJRUQQABIZChVDT01QQUNUX1BBVEhfUFJFUEFSRUQQARIZChVDT01QQUNUX1BBVEhfRkFMTEJBQ0sQAjKIBAoTQ29udmVyc2F0aW9uU2VydmljZRJKCgtBcHBlbmRUdXJucxIcLmxvdXBlLnYxLkFwcGVuZFR1cm5zUmVxdWVzdBodLmxvdXBlLnYxLkFwcGVuZFR1cm5zUmVzcG9uc2USPgoHQ29tcGFjdBIYLmxvdXBlLnYxLkNvbXBhY3RSZXF1ZXN0GhkubG91cGUudjEuQ29tcGFjdFJlc3BvbnNlEkoKC1JlYWRIaXN0b3J5EhwubG91cGUudjEuUmVhZEhpc3RvcnlSZXF1ZXN0Gh0ubG91cGUudjEuUmVhZEhpc3RvcnlSZXNwb25zZRJQCg1TZWFyY2hIaXN0b3J5Eh4ubG91cGUudjEuU2VhcmNoSGlzdG9yeVJlcXVlc3QaHy5sb3VwZS52MS5TZWFyY2hIaXN0b3J5UmVzcG9uc2USPgoHR2V0Tm90ZRIYLmxvdXBlLnYxLkdldE5vdGVSZXF1ZXN0GhkubG91cGUudjEuR2V0Tm90ZVJlc3BvbnNlEj4KB1B1dE5vdGUSGC5sb3VwZS52MS5QdXROb3RlUmVxdWVzdBoZLmxvdXBlLnYxLlB1dE5vdGVSZXNwb25zZRJHCgpFbmRTZXNzaW9uEhsubG91cGUudjEuRW5kU2Vzc2lvblJlcXVlc3QaHC5sb3VwZS52MS5FbmRTZXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_loupe_v1_projection, file_loupe_v1_tool_result]);
+  fileDesc("Chtsb3VwZS92MS9jb252ZXJzYXRpb24ucHJvdG8SCGxvdXBlLnYxIkAKCFRvb2xDYWxsEhMKC3Rvb2xfdXNlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEQoJYXJnc19qc29uGAMgASgJIr4BCgRUdXJuEgsKA3NlcRgBIAEoDRIMCgRyb2xlGAIgASgJEh0KBXBhcnRzGAMgAygLMg4ubG91cGUudjEuUGFydBImCgp0b29sX2NhbGxzGAQgAygLMhIubG91cGUudjEuVG9vbENhbGwSKgoMdG9vbF9yZXN1bHRzGAUgAygLMhQubG91cGUudjEuVG9vbFJlc3VsdBIYCgt0b2tlbl9jb3VudBgGIAEoDUgAiAEBQg4KDF90b2tlbl9jb3VudCKhAQoSQXBwZW5kVHVybnNSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGc291cmNlGAIgASgJEhUKDXN5c3RlbV9wcm9tcHQYAyABKAkSEgoKdG9vbHNfanNvbhgEIAEoCRIdCgV0dXJucxgFIAMoCzIOLmxvdXBlLnYxLlR1cm4SHQoVY29udGV4dF93aW5kb3dfdG9rZW5zGAYgASgNIpgBChNBcHBlbmRUdXJuc1Jlc3BvbnNlEhAKCGFjY2VwdGVkGAEgASgNEhIKCmR1cGxpY2F0ZXMYAiABKA0SFgoOc2Vzc2lvbl90b2tlbnMYAyABKA0SFgoOY29tcGFjdGlvbl9kdWUYBCABKAgSEAoIbGFzdF9zZXEYBSABKA0SGQoRY29tcGFjdF9hdF90b2tlbnMYBiABKA0ieQoETm90ZRIMCgR0ZXh0GAEgASgJEhsKE2NvdmVyZWRfdGhyb3VnaF9zZXEYAiABKA0SDwoHdmVyc2lvbhgDIAEoDRIRCglsYWdfdHVybnMYBCABKA0SDgoGYXV0aG9yGAUgASgJEhIKCmxhZ190b2tlbnMYBiABKA0igwEKDkNvbXBhY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSJwoGZm9ybWF0GAIgASgOMhcubG91cGUudjEuSGlzdG9yeUZvcm1hdBIcChRjb250ZXh0X2xpbWl0X3Rva2VucxgDIAEoDRIWCg5yZXNlcnZlX3Rva2VucxgEIAEoDSKiAQoPQ29tcGFjdFJlc3BvbnNlEiMKBHBhdGgYASABKA4yFS5sb3VwZS52MS5Db21wYWN0UGF0aBIVCg1tZXNzYWdlc19qc29uGAIgASgMEhwKBG5vdGUYAyABKAsyDi5sb3VwZS52MS5Ob3RlEhUKDXdhdGVybWFya19zZXEYBCABKA0SDgoGcmVhc29uGAUgASgJEg4KBnRva2VucxgGIAEoDSKoAQoSUmVhZEhpc3RvcnlSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGY3Vyc29yGAYgASgJEg8KB2FkZHJlc3MYAiABKAkSFgoJc3RhcnRfc2VxGAMgASgNSACIAQESFAoHZW5kX3NlcRgEIAEoDUgBiAEBEhUKDWJ1ZGdldF90b2tlbnMYBSABKA1CDAoKX3N0YXJ0X3NlcUIKCghfZW5kX3NlcSJ7ChNSZWFkSGlzdG9yeVJlc3BvbnNlEh0KBXR1cm5zGAEgAygLMg4ubG91cGUudjEuVHVybhIMCgR0ZXh0GAIgASgJEhMKC25leHRfY3Vyc29yGAMgASgJEhEKCXN0YXJ0X3NlcRgEIAEoDRIPCgdlbmRfc2VxGAUgASgNIkgKFFNlYXJjaEhpc3RvcnlSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDQoFcXVlcnkYAiABKAkSDQoFbGltaXQYAyABKA0iOwoKSGlzdG9yeUhpdBILCgNzZXEYASABKA0SDwoHYWRkcmVzcxgCIAEoCRIPCgdzbmlwcGV0GAMgASgJIlAKFVNlYXJjaEhpc3RvcnlSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubG91cGUudjEuSGlzdG9yeUhpdBITCgttYXRjaF9jb3VudBgCIAEoDSIkCg5HZXROb3RlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIkIKD0dldE5vdGVSZXNwb25zZRIcCgRub3RlGAEgASgLMg4ubG91cGUudjEuTm90ZRIRCglsYWdfdHVybnMYAiABKA0iTwoOUHV0Tm90ZVJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhsKE2NvdmVyZWRfdGhyb3VnaF9zZXEYAyABKA0iLwoPUHV0Tm90ZVJlc3BvbnNlEhwKBG5vdGUYASABKAsyDi5sb3VwZS52MS5Ob3RlIicKEUVuZFNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiJgoSRW5kU2Vzc2lvblJlc3BvbnNlEhAKCHJlbGVhc2VkGAEgASgNKmEKC0NvbXBhY3RQYXRoEhwKGENPTVBBQ1RfUEFUSF9VTlNQRUNJRklFRBAAEhkKFUNPTVBBQ1RfUEFUSF9QUkVQQVJFRBABEhkKFUNPTVBBQ1RfUEFUSF9GQUxMQkFDSxACMogEChNDb252ZXJzYXRpb25TZXJ2aWNlEkoKC0FwcGVuZFR1cm5zEhwubG91cGUudjEuQXBwZW5kVHVybnNSZXF1ZXN0Gh0ubG91cGUudjEuQXBwZW5kVHVybnNSZXNwb25zZRI+CgdDb21wYWN0EhgubG91cGUudjEuQ29tcGFjdFJlcXVlc3QaGS5sb3VwZS52MS5Db21wYWN0UmVzcG9uc2USSgoLUmVhZEhpc3RvcnkSHC5sb3VwZS52MS5SZWFkSGlzdG9yeVJlcXVlc3QaHS5sb3VwZS52MS5SZWFkSGlzdG9yeVJlc3BvbnNlElAKDVNlYXJjaEhpc3RvcnkSHi5sb3VwZS52MS5TZWFyY2hIaXN0b3J5UmVxdWVzdBofLmxvdXBlLnYxLlNlYXJjaEhpc3RvcnlSZXNwb25zZRI+CgdHZXROb3RlEhgubG91cGUudjEuR2V0Tm90ZVJlcXVlc3QaGS5sb3VwZS52MS5HZXROb3RlUmVzcG9uc2USPgoHUHV0Tm90ZRIYLmxvdXBlLnYxLlB1dE5vdGVSZXF1ZXN0GhkubG91cGUudjEuUHV0Tm90ZVJlc3BvbnNlEkcKCkVuZFNlc3Npb24SGy5sb3VwZS52MS5FbmRTZXNzaW9uUmVxdWVzdBocLmxvdXBlLnYxLkVuZFNlc3Npb25SZXNwb25zZWIGcHJvdG8z", [file_loupe_v1_projection, file_loupe_v1_tool_result]);
 
 /**
  * @generated from message loupe.v1.ToolCall
@@ -157,6 +157,13 @@ export type AppendTurnsResponse = Message<"loupe.v1.AppendTurnsResponse"> & {
    * @generated from field: uint32 last_seq = 5;
    */
   lastSeq: number;
+
+  /**
+   * The token count at which compaction_due turns true.
+   *
+   * @generated from field: uint32 compact_at_tokens = 6;
+   */
+  compactAtTokens: number;
 };
 
 /**
@@ -189,6 +196,20 @@ export type Note = Message<"loupe.v1.Note"> & {
    * @generated from field: uint32 lag_turns = 4;
    */
   lagTurns: number;
+
+  /**
+   * extractive, anthropic, openai, or model (PutNote).
+   *
+   * @generated from field: string author = 5;
+   */
+  author: string;
+
+  /**
+   * Turns after covered_through_seq the log holds, in tokens.
+   *
+   * @generated from field: uint32 lag_tokens = 6;
+   */
+  lagTokens: number;
 };
 
 /**
@@ -284,6 +305,13 @@ export type ReadHistoryRequest = Message<"loupe.v1.ReadHistoryRequest"> & {
   sessionId: string;
 
   /**
+   * A next_cursor from an earlier answer; when set, address and seqs are ignored.
+   *
+   * @generated from field: string cursor = 6;
+   */
+  cursor: string;
+
+  /**
    * An address such as "turn:12".
    *
    * @generated from field: string address = 2;
@@ -331,6 +359,18 @@ export type ReadHistoryResponse = Message<"loupe.v1.ReadHistoryResponse"> & {
    * @generated from field: string next_cursor = 3;
    */
   nextCursor: string;
+
+  /**
+   * The seqs served (0 when none).
+   *
+   * @generated from field: uint32 start_seq = 4;
+   */
+  startSeq: number;
+
+  /**
+   * @generated from field: uint32 end_seq = 5;
+   */
+  endSeq: number;
 };
 
 /**
@@ -402,6 +442,13 @@ export type SearchHistoryResponse = Message<"loupe.v1.SearchHistoryResponse"> & 
    * @generated from field: repeated loupe.v1.HistoryHit hits = 1;
    */
   hits: HistoryHit[];
+
+  /**
+   * Turns that matched, including those beyond the limit.
+   *
+   * @generated from field: uint32 match_count = 2;
+   */
+  matchCount: number;
 };
 
 /**
@@ -515,6 +562,12 @@ export const EndSessionRequestSchema: GenMessage<EndSessionRequest> = /*@__PURE_
  * @generated from message loupe.v1.EndSessionResponse
  */
 export type EndSessionResponse = Message<"loupe.v1.EndSessionResponse"> & {
+  /**
+   * State-store keys released (note, watermark, session meta).
+   *
+   * @generated from field: uint32 released = 1;
+   */
+  released: number;
 };
 
 /**
