@@ -1,6 +1,7 @@
 import { readBool, readEnum, readInt, readOptionalString, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 import { DEFAULT_BUDGET_TOKENS, MAX_VIEW_BYTES } from "@loupe/projection";
+import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "@loupe/rules";
 
 /** The gateway's configuration. */
 export interface GatewayConfig {
@@ -40,9 +41,6 @@ export const DEFAULT_GRPC_PORT = 50051;
 export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_ARCHIVE_ADDRESS = "127.0.0.1:50052";
 export const DEFAULT_ARCHIVE_TIMEOUT_MS = 2000;
-export const MAX_BUDGET_TOKENS = 200_000;
-/** The smallest first-view budget: below it a view cannot hold even the notice that names what it left out. */
-export const MIN_BUDGET_TOKENS = 64;
 /** Used when LOUPE_RESULT_ID_SECRET is unset; fine for one machine, not for a shared deployment. */
 export const INSECURE_DEFAULT_SECRET = "loupe-insecure-default-secret";
 

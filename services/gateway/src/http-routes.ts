@@ -22,7 +22,7 @@ import { createJsonApi, jsonEndpoint } from "./json-api.js";
 import { LOCAL_TENANT } from "./projection-handlers.js";
 import { createVendorProxy } from "./proxy/vendor-proxy.js";
 import { createSourceLimitsRoute } from "./source-limits-route.js";
-import type { SourceRules } from "./source-rules.js";
+import type { SourceRules } from "@loupe/rules";
 import type { StateStore } from "@loupe/state-store";
 
 /** What the gateway's HTTP port serves besides /healthz. */

@@ -6,7 +6,7 @@ import type { Logger } from "@loupe/runtime";
 import type { ArchiveClient } from "./archive-client.js";
 import { checkPath } from "./changed-path.js";
 import type { PathRevisions } from "./path-revisions.js";
-import type { SourceRules } from "./source-rules.js";
+import type { SourceRules } from "@loupe/rules";
 import type { StateStore } from "@loupe/state-store";
 import { redactResult } from "./redact-result.js";
 import { resultIdFor } from "./result-id.js";

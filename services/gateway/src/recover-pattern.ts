@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import type { TokenCounter } from "@loupe/projection";
 import type { RecoverRequest, RecoverResponseSchema, SearchMatch, SearchRequestSchema, SearchResponse } from "@loupe/proto";
-import { MAX_BUDGET_TOKENS } from "./config.js";
+import { MAX_BUDGET_TOKENS } from "@loupe/rules";
 
 type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
 

@@ -3,7 +3,7 @@ import { AppError } from "@loupe/errors";
 import { pageText, utf8Length, type TokenCounter } from "@loupe/projection";
 import type { ReadResponse, RecoverRequest, RecoverResponseSchema } from "@loupe/proto";
 import type { ArchiveClient } from "./archive-client.js";
-import { MAX_BUDGET_TOKENS } from "./config.js";
+import { MAX_BUDGET_TOKENS } from "@loupe/rules";
 import { decodeCursor, encodeCursor, type CursorState } from "./cursor.js";
 import { markStale } from "./mark-stale.js";
 import type { PathRevisions } from "./path-revisions.js";

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import type { ServiceHandlers } from "@loupe/grpc";
 import { SourceLimitSchema, type RulesService } from "@loupe/proto";
-import { toSourceLimit, type SourceRules } from "./source-rules.js";
+import { toSourceLimit, type SourceRules } from "@loupe/rules";
 
 const MAX_SOURCE_LENGTH = 256;
 

@@ -4,7 +4,7 @@ import { AppError, isAppError } from "@loupe/errors";
 import { SourceLimitSchema } from "@loupe/proto";
 import type { HttpRoute } from "@loupe/runtime";
 import { requireSource } from "./rules-handlers.js";
-import { toSourceLimit, type SourceRules } from "./source-rules.js";
+import { toSourceLimit, type SourceRules } from "@loupe/rules";
 
 const ROUTE = /^\/api\/teams\/([^/]+)\/source-limits\/?$/;
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -5,7 +5,7 @@ import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
 import { loadRedactionRules } from "./load-redaction-rules.js";
 import { createRulesHandlers } from "./rules-handlers.js";
-import { createSourceRules } from "./source-rules.js";
+import { createSourceRules } from "@loupe/rules";
 import { createHttpRoutes } from "./http-routes.js";
 import { loadViewSpecs } from "./load-view-specs.js";
 import { createPathRevisions } from "./path-revisions.js";

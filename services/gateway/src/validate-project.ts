@@ -1,6 +1,6 @@
 import { AppError } from "@loupe/errors";
 import type { ProjectRequest, ToolResult } from "@loupe/proto";
-import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "./config.js";
+import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "@loupe/rules";
 
 const MAX_ID_LENGTH = 256;
 

@@ -1,6 +1,6 @@
 import { AppError } from "@loupe/errors";
 import type { RecoverRequest } from "@loupe/proto";
-import { MAX_BUDGET_TOKENS } from "./config.js";
+import { MAX_BUDGET_TOKENS } from "@loupe/rules";
 
 /** Which way a Recover request names what to serve. */
 export type RecoverSelector = "lines" | "bytes" | "json" | "cursor";

@@ -3,7 +3,7 @@ import { AppError } from "@loupe/errors";
 import type { TokenCounter } from "@loupe/projection";
 import type { CutHistoryRequest, CutHistoryResponseSchema } from "@loupe/proto";
 import { requireSource } from "../rules-handlers.js";
-import type { SourceRules } from "../source-rules.js";
+import type { SourceRules } from "@loupe/rules";
 import type { StateStore } from "@loupe/state-store";
 import { cutParsedHistory, parseHistory } from "./cut-history.js";
 import { pinnedRules } from "./rule-pins.js";

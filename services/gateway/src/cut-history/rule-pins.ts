@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { CutRule } from "@loupe/projection";
 import { stateKey, type StateStore } from "@loupe/state-store";
-import type { SourceRule, SourceRules } from "../source-rules.js";
+import type { SourceRule, SourceRules } from "@loupe/rules";
 import type { HistoryToolResult } from "./tool-results.js";
 
 // Shorter results are never cut (a limit is always larger than head + tail + 200): no pin needed.

@@ -6,7 +6,7 @@ import { HistoryFormat } from "@loupe/proto";
 import type { HttpRoute, Logger } from "@loupe/runtime";
 import { recordSpanEvent, withSpan } from "@loupe/telemetry";
 import { cutHistoryFor } from "../cut-history/cut-history-handler.js";
-import type { SourceRules } from "../source-rules.js";
+import type { SourceRules } from "@loupe/rules";
 import type { StateStore } from "@loupe/state-store";
 
 /** Where the proxy forwards, per vendor. */

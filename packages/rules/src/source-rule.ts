@@ -2,8 +2,15 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import { parseViewSpecs, redactSecrets, validateCutRule } from "@loupe/projection";
 import type { SourceLimit, SourceLimitSchema } from "@loupe/proto";
-import { stateKey, type StateStore } from "@loupe/state-store";
-import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "./config.js";
+
+/** Largest budget_tokens a request or rule may ask for. */
+export const MAX_BUDGET_TOKENS = 200_000;
+/** Smallest non-zero budget_tokens (a view needs room for its notices). */
+export const MIN_BUDGET_TOKENS = 64;
+/** Default share of the context window at which AppendTurns reports compaction_due. */
+export const DEFAULT_COMPACT_AT_PERCENT = 80;
+/** Default share of the context window of uncovered turns at which the note-worker updates the note. */
+export const DEFAULT_NOTE_UPDATE_PERCENT = 20;
 
 /** A source's (app's) rule: the history cut, Loupe's own mode and budget, views and summarizer. */
 export interface SourceRule {
@@ -18,6 +25,10 @@ export interface SourceRule {
   budgetTokens: number;
   viewSpecsJson: string;
   summarizer: { driver: string; model: string; baseUrl: string; keyRef: string };
+  /** Percent of the context window at which compaction is due. */
+  compactAtPercent: number;
+  /** Percent of the context window of uncovered turns that triggers a note update. */
+  noteUpdatePercent: number;
   /** Increases with every change. */
   version: number;
 }
@@ -32,6 +43,8 @@ export const DEFAULT_SOURCE_RULE: SourceRule = Object.freeze({
   budgetTokens: 0,
   viewSpecsJson: "",
   summarizer: { driver: "", model: "", baseUrl: "", keyRef: "" },
+  compactAtPercent: DEFAULT_COMPACT_AT_PERCENT,
+  noteUpdatePercent: DEFAULT_NOTE_UPDATE_PERCENT,
   version: 0,
 });
 
@@ -55,6 +68,8 @@ export function mergeRule(stored: SourceRule, patch: SourceLimit): SourceRule {
       baseUrl: summarizer?.baseUrl ?? stored.summarizer.baseUrl,
       keyRef: summarizer?.keyRef ?? stored.summarizer.keyRef,
     },
+    compactAtPercent: patch.compactAtPercent ?? stored.compactAtPercent,
+    noteUpdatePercent: patch.noteUpdatePercent ?? stored.noteUpdatePercent,
     version: stored.version,
   };
 }
@@ -75,6 +90,10 @@ export function validateRule(rule: SourceRule): void {
   if (keyRef !== "" && (!KEY_REF.test(keyRef) || redactSecrets(keyRef).count > 0)) {
     throw new AppError("invalid_argument", "summarizer.key_ref must name where a key lives (env:NAME, secret:NAME or file:PATH), never the key itself");
   }
+  if (rule.compactAtPercent < 10 || rule.compactAtPercent > 100) throw new AppError("invalid_argument", `compact_at_percent must be 10 to 100 [compact_at_percent=${String(rule.compactAtPercent)}]`);
+  if (rule.noteUpdatePercent < 1 || rule.noteUpdatePercent >= rule.compactAtPercent) {
+    throw new AppError("invalid_argument", `note_update_percent must be at least 1 and below compact_at_percent [note_update_percent=${String(rule.noteUpdatePercent)}]`);
+  }
   if (!["", "anthropic", "openai", "extractive"].includes(rule.summarizer.driver)) {
     throw new AppError("invalid_argument", `summarizer.driver must be anthropic, openai or extractive [driver=${rule.summarizer.driver.slice(0, 40)}]`);
   }
@@ -83,45 +102,4 @@ export function validateRule(rule: SourceRule): void {
 /** The proto form of a rule. */
 export function toSourceLimit(rule: SourceRule): MessageInitShape<typeof SourceLimitSchema> {
   return { ...rule, keepTools: { values: rule.keepTools }, summarizer: { ...rule.summarizer } };
-}
-
-/** Rules keyed by (tenant, source) in the state store. */
-export interface SourceRules {
-  get(tenant: string, source: string): Promise<SourceRule>;
-  /** The rule as it was at `version` (every version is kept); undefined for an unknown version. */
-  atVersion(tenant: string, source: string, version: number): Promise<SourceRule | undefined>;
-  /** Applies a partial update atomically (compare-and-set); returns the stored rule. */
-  update(tenant: string, source: string, patch: SourceLimit): Promise<SourceRule>;
-}
-
-const MAX_ATTEMPTS = 16;
-
-/** Source rules in `state`. */
-export function createSourceRules(state: StateStore): SourceRules {
-  const key = (tenant: string, source: string): string => stateKey(tenant, "source-rule", source);
-  const versionKey = (tenant: string, source: string, version: number): string => stateKey(tenant, "source-rule-version", source, String(version));
-  const load = async (tenant: string, source: string): Promise<{ raw: string | undefined; rule: SourceRule }> => {
-    const raw = await state.get(key(tenant, source));
-    return { raw, rule: raw === undefined ? { ...DEFAULT_SOURCE_RULE } : { ...DEFAULT_SOURCE_RULE, ...(JSON.parse(raw) as Partial<SourceRule>) } };
-  };
-  return {
-    get: async (tenant, source) => (await load(tenant, source)).rule,
-    async atVersion(tenant, source, version) {
-      if (version === 0) return { ...DEFAULT_SOURCE_RULE };
-      const raw = await state.get(versionKey(tenant, source, version));
-      return raw === undefined ? undefined : { ...DEFAULT_SOURCE_RULE, ...(JSON.parse(raw) as Partial<SourceRule>) };
-    },
-    async update(tenant, source, patch) {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const { raw, rule } = await load(tenant, source);
-        const next = mergeRule(rule, patch);
-        validateRule(next);
-        next.version = rule.version + 1;
-        // The version's snapshot first: a result pinned to it must always find it.
-        await state.set(versionKey(tenant, source, next.version), JSON.stringify(next));
-        if (await state.compareAndSet(key(tenant, source), raw, JSON.stringify(next))) return next;
-      }
-      throw new AppError("aborted", `rule changed concurrently too often; retry [source=${source}]`);
-    },
-  };
 }

@@ -4,7 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import { isAppError } from "@loupe/errors";
 import { SourceLimitSchema } from "@loupe/proto";
 import { createMemoryStateStore } from "@loupe/state-store";
-import { createSourceRules, DEFAULT_SOURCE_RULE } from "./source-rules.js";
+import { createSourceRules, DEFAULT_SOURCE_RULE } from "./index.js";
 
 const patch = (fields: Parameters<typeof create<typeof SourceLimitSchema>>[1]) => create(SourceLimitSchema, fields);
 const refused = (pattern: RegExp) => (error: unknown) => isAppError(error) && error.code === "invalid_argument" && pattern.test(error.message);
@@ -58,5 +58,18 @@ describe("source rules", () => {
     await rules.update("local", "a", patch({ budgetTokens: 900 }));
     assert.equal((await rules.get("local", "b")).budgetTokens, 0);
     assert.equal((await rules.get("other", "a")).budgetTokens, 0);
+  });
+
+  it("keep the compaction point and note threshold per source, refusing a note threshold at or above the point", async () => {
+    const rules = createSourceRules(createMemoryStateStore());
+    assert.equal((await rules.get("local", "app")).compactAtPercent, 80);
+    assert.equal((await rules.get("local", "app")).noteUpdatePercent, 20);
+    await rules.update("local", "app", patch({ compactAtPercent: 70, summarizer: { driver: "anthropic", keyRef: "env:ANTHROPIC_API_KEY" } }));
+    const rule = await rules.update("local", "app", patch({ noteUpdatePercent: 30 }));
+    assert.deepEqual([rule.compactAtPercent, rule.noteUpdatePercent, rule.summarizer.driver, rule.summarizer.keyRef], [70, 30, "anthropic", "env:ANTHROPIC_API_KEY"]);
+    await assert.rejects(rules.update("local", "app", patch({ noteUpdatePercent: 70 })), refused(/note_update_percent/));
+    await assert.rejects(rules.update("local", "app", patch({ compactAtPercent: 5 })), refused(/compact_at_percent/));
+    await assert.rejects(rules.update("local", "app", patch({ summarizer: { keyRef: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789" } })), refused(/never the key itself/));
+    assert.equal((await rules.get("local", "app")).noteUpdatePercent, 30);
   });
 });
