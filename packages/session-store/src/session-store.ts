@@ -1,0 +1,106 @@
+import type { NoteRecord } from "@loupe/conversation";
+import { AppError } from "@loupe/errors";
+import { stateKey, stateKeyPrefix, type StateStore } from "@loupe/state-store";
+
+/** What Loupe knows of a session besides its turn log. */
+export interface SessionMeta {
+  source: string;
+  /** The window the runtime's model has, in tokens. */
+  contextWindowTokens: number;
+  /** `sha256:<hex>` of the system prompt and tools stored beside the log ("" = none sent). */
+  systemHash: string;
+  toolsHash: string;
+  /** Tokens of the system prompt plus the tools. */
+  prefixTokens: number;
+  /** Highest seq accepted. */
+  lastSeq: number;
+}
+
+/** Where the runtime's context starts after its last Compact: turns through `seq` replaced by a note of `noteTokens`. */
+export interface ContextBase {
+  seq: number;
+  /** Tokens of turns 1…seq when the base was set. */
+  turnTokens: number;
+  noteTokens: number;
+}
+
+/** The note-worker's progress through a session's log. */
+export interface NoteProgress {
+  /** Every turn through this seq has been seen (applied to `uncoveredTokens`). */
+  seenThroughSeq: number;
+  /** Tokens of the seen turns after the note's covered seq. */
+  uncoveredTokens: number;
+}
+
+/** Per-session state in the state store: meta, token tally, note, worker progress and lease. */
+export interface SessionStore {
+  getMeta(tenant: string, sessionId: string): Promise<SessionMeta | undefined>;
+  /** Applies `update` to the stored meta (or undefined) atomically; returns what was stored. */
+  updateMeta(tenant: string, sessionId: string, update: (current: SessionMeta | undefined) => SessionMeta): Promise<SessionMeta>;
+  /** Adds to the tally of turn tokens and returns it. */
+  addTurnTokens(tenant: string, sessionId: string, tokens: number): Promise<number>;
+  getBase(tenant: string, sessionId: string): Promise<ContextBase | undefined>;
+  setBase(tenant: string, sessionId: string, base: ContextBase): Promise<void>;
+  getNote(tenant: string, sessionId: string): Promise<NoteRecord | undefined>;
+  /** Stores `note` only when the stored note's version is `expectedVersion` (0 = no note yet). */
+  putNote(tenant: string, sessionId: string, expectedVersion: number, note: NoteRecord): Promise<boolean>;
+  getProgress(tenant: string, sessionId: string): Promise<NoteProgress>;
+  /** Stores `next` only when the stored progress still equals `expected`. */
+  compareAndSetProgress(tenant: string, sessionId: string, expected: NoteProgress, next: NoteProgress): Promise<boolean>;
+  /** Takes the session's worker lease for `ttlMs` when free or already `owner`'s; false when another owner holds it. */
+  acquireLease(tenant: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseLease(tenant: string, sessionId: string, owner: string): Promise<void>;
+  /** Deletes every key of the session (the turn log stays in the archive). Returns how many went. */
+  release(tenant: string, sessionId: string): Promise<number>;
+}
+
+const MAX_ATTEMPTS = 16;
+const NO_PROGRESS: NoteProgress = { seenThroughSeq: 0, uncoveredTokens: 0 };
+
+/** A {@link SessionStore} over `state`. */
+export function createSessionStore(state: StateStore): SessionStore {
+  const key = (tenant: string, sessionId: string, part: string): string => stateKey(tenant, "session", sessionId, part);
+  const readJson = async <T>(k: string): Promise<{ raw: string | undefined; value: T | undefined }> => {
+    const raw = await state.get(k);
+    return { raw, value: raw === undefined ? undefined : (JSON.parse(raw) as T) };
+  };
+  return {
+    getMeta: async (tenant, sessionId) => (await readJson<SessionMeta>(key(tenant, sessionId, "meta"))).value,
+    async updateMeta(tenant, sessionId, update) {
+      const k = key(tenant, sessionId, "meta");
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const { raw, value } = await readJson<SessionMeta>(k);
+        const next = update(value);
+        if (await state.compareAndSet(k, raw, JSON.stringify(next))) return next;
+      }
+      throw new AppError("aborted", `session changed concurrently too often; retry [session=${sessionId.slice(0, 80)}]`);
+    },
+    addTurnTokens: (tenant, sessionId, tokens) => state.increment(key(tenant, sessionId, "turn-tokens"), tokens),
+    getBase: async (tenant, sessionId) => (await readJson<ContextBase>(key(tenant, sessionId, "base"))).value,
+    setBase: (tenant, sessionId, base) => state.set(key(tenant, sessionId, "base"), JSON.stringify(base)),
+    getNote: async (tenant, sessionId) => (await readJson<NoteRecord>(key(tenant, sessionId, "note"))).value,
+    async putNote(tenant, sessionId, expectedVersion, note) {
+      const k = key(tenant, sessionId, "note");
+      const { raw, value } = await readJson<NoteRecord>(k);
+      if ((value?.version ?? 0) !== expectedVersion) return false;
+      return state.compareAndSet(k, raw, JSON.stringify(note));
+    },
+    getProgress: async (tenant, sessionId) => (await readJson<NoteProgress>(key(tenant, sessionId, "progress"))).value ?? { ...NO_PROGRESS },
+    async compareAndSetProgress(tenant, sessionId, expected, next) {
+      const k = key(tenant, sessionId, "progress");
+      const raw = await state.get(k);
+      const current = raw === undefined ? NO_PROGRESS : (JSON.parse(raw) as NoteProgress);
+      if (current.seenThroughSeq !== expected.seenThroughSeq || current.uncoveredTokens !== expected.uncoveredTokens) return false;
+      return state.compareAndSet(k, raw, JSON.stringify({ seenThroughSeq: next.seenThroughSeq, uncoveredTokens: next.uncoveredTokens }));
+    },
+    async acquireLease(tenant, sessionId, owner, ttlMs) {
+      const k = key(tenant, sessionId, "lease");
+      if (await state.compareAndSet(k, undefined, owner, { ttlMs })) return true;
+      return state.compareAndSet(k, owner, owner, { ttlMs });
+    },
+    async releaseLease(tenant, sessionId, owner) {
+      await state.compareAndSet(key(tenant, sessionId, "lease"), owner, "", { ttlMs: 1 });
+    },
+    release: (tenant, sessionId) => state.deletePrefix(stateKeyPrefix(tenant, "session", sessionId)),
+  };
+}
