@@ -23,3 +23,5 @@ export type {
 export type { JetStreamBusOptions } from "./jetstream-bus.js";
 export type { MemoryBusOptions } from "./memory-bus.js";
 export type { EventEnvelope } from "./event-envelope.js";
+export { publishTurnEvents, parseTurnAppended, turnSubject, TURN_APPENDED, TURN_EVENTS_FILTER } from "./turn-events.js";
+export type { TurnAppendedData } from "./turn-events.js";

@@ -1,6 +1,22 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createGrpcClient } from "@loupe/grpc";
-import { ArchiveService, type DeleteRequestSchema, type DeleteResponse, type PutHeaderSchema, type ReadRequestSchema, type ReadResponse, type ResultRecord, type SearchRequestSchema, type SearchResponse } from "@loupe/proto";
+import {
+  ArchiveService,
+  type ArchiveAppendTurnsRequestSchema,
+  type ArchiveAppendTurnsResponse,
+  type DeleteRequestSchema,
+  type DeleteResponse,
+  type PutHeaderSchema,
+  type ReadRequestSchema,
+  type ReadResponse,
+  type ReadTurnsRequestSchema,
+  type ReadTurnsResponse,
+  type ResultRecord,
+  type SearchRequestSchema,
+  type SearchResponse,
+  type SearchTurnsRequestSchema,
+  type SearchTurnsResponse,
+} from "@loupe/proto";
 
 /** Bytes per Put chunk: small enough to stream, large enough to keep calls few. */
 export const PUT_CHUNK_BYTES = 256 * 1024;
@@ -14,6 +30,9 @@ export interface ArchiveClient {
   search(tenant: string, request: MessageInitShape<typeof SearchRequestSchema>, signal?: AbortSignal): Promise<SearchResponse>;
   /** Deletes results of `tenant` (one, a session's, or all); rejects with AppError as the archive answered. */
   delete(tenant: string, request: MessageInitShape<typeof DeleteRequestSchema>, signal?: AbortSignal): Promise<DeleteResponse>;
+  appendTurns(tenant: string, request: MessageInitShape<typeof ArchiveAppendTurnsRequestSchema>, signal?: AbortSignal): Promise<ArchiveAppendTurnsResponse>;
+  readTurns(tenant: string, request: MessageInitShape<typeof ReadTurnsRequestSchema>, signal?: AbortSignal): Promise<ReadTurnsResponse>;
+  searchTurns(tenant: string, request: MessageInitShape<typeof SearchTurnsRequestSchema>, signal?: AbortSignal): Promise<SearchTurnsResponse>;
   close(): void;
 }
 
@@ -41,6 +60,15 @@ export function createArchiveClient(address: string, maxResultBytes: number): Ar
     },
     delete(tenant, request, signal) {
       return client.delete(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    appendTurns(tenant, request, signal) {
+      return client.appendTurns(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    readTurns(tenant, request, signal) {
+      return client.readTurns(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    searchTurns(tenant, request, signal) {
+      return client.searchTurns(request, { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
     },
     close: () => client.close(),
   };

@@ -35,12 +35,15 @@ export interface GatewayConfig {
   /** A JSON file of field-view specs (see docs/configuration.md); undefined = none. */
   viewSpecsFile: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** The context window assumed for a session that states none (LOUPE_CONTEXT_WINDOW_TOKENS). */
+  contextWindowTokens: number;
 }
 
 export const DEFAULT_GRPC_PORT = 50051;
 export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_ARCHIVE_ADDRESS = "127.0.0.1:50052";
 export const DEFAULT_ARCHIVE_TIMEOUT_MS = 2000;
+export const DEFAULT_CONTEXT_WINDOW_TOKENS = 200_000;
 /** Used when LOUPE_RESULT_ID_SECRET is unset; fine for one machine, not for a shared deployment. */
 export const INSECURE_DEFAULT_SECRET = "loupe-insecure-default-secret";
 
@@ -69,6 +72,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     redactionRulesFile: readOptionalString(env, "LOUPE_REDACTION_RULES_FILE"),
     redisUrl: readOptionalString(env, "LOUPE_REDIS_URL") === undefined ? undefined : readUrl(env, "LOUPE_REDIS_URL", "", ["redis:", "rediss:"], problems),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", 7, problems, { min: 1, max: 3650 }),
+    contextWindowTokens: readInt(env, "LOUPE_CONTEXT_WINDOW_TOKENS", DEFAULT_CONTEXT_WINDOW_TOKENS, problems, { min: 1000, max: 10_000_000 }),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
   if (!/^[^:\s]+:\d+$/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);

@@ -1,11 +1,15 @@
 import { createHealthReporter, createReflectionServices, registerService, startGrpcServer } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
-import { Health, ProjectionService, RulesService } from "@loupe/proto";
+import { ConversationService, Health, ProjectionService, RulesService } from "@loupe/proto";
+import { createExtractiveSummarizer, type Summarizer } from "@loupe/conversation";
+import { createJetStreamBus, defaultStreamConfig, type Bus } from "@loupe/events";
+import { createSessionStore } from "@loupe/session-store";
 import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createArchiveClient, type ArchiveClient } from "./archive-client.js";
 import { loadRedactionRules } from "./load-redaction-rules.js";
 import { createRulesHandlers } from "./rules-handlers.js";
-import { createSourceRules } from "@loupe/rules";
+import { createSourceRules, type SourceRule } from "@loupe/rules";
+import { createConversationHandlers } from "./conversation/conversation-handlers.js";
 import { createHttpRoutes } from "./http-routes.js";
 import { loadViewSpecs } from "./load-view-specs.js";
 import { createPathRevisions } from "./path-revisions.js";
@@ -35,6 +39,10 @@ export interface GatewayDeps {
   state?: StateStore;
   /** Defaults to a gRPC client of config.archiveAddress. */
   archive?: ArchiveClient;
+  /** The event bus turns are published to; defaults to JetStream at config.natsUrl (none when unset: AppendTurns is refused). */
+  bus?: Bus;
+  /** The summarizer a source's rule selects, for Compact's fallback; defaults to the extractive one. */
+  summarizerFor?: (rule: SourceRule) => Summarizer;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -57,7 +65,27 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   const rulesHandlers = createRulesHandlers(sourceRules, LOCAL_TENANT);
   const counters: GatewayCounters = { failOpen: 0 };
   const tokenCounters = { o200k_base: createTokenCounter("o200k_base"), cl100k_base: createTokenCounter("cl100k_base") };
-  const health = createHealthReporter([ProjectionService.typeName]);
+  const ownBus = deps.bus === undefined && config.natsUrl !== undefined;
+  const bus = deps.bus ?? (config.natsUrl === undefined ? undefined : await createJetStreamBus({ servers: config.natsUrl, name: "loupe-gateway" }));
+  if (bus === undefined) logger.warn("LOUPE_NATS_URL is unset: AppendTurns is refused (turns could not reach the note-worker)");
+  else await bus.ensureStream(defaultStreamConfig());
+  const extractive = createExtractiveSummarizer();
+  const conversationHandlers = createConversationHandlers(
+    {
+      archive,
+      sessions: createSessionStore(state),
+      rules: sourceRules,
+      bus,
+      counter: tokenCounters.o200k_base,
+      summarizerFor: deps.summarizerFor ?? (() => extractive),
+      defaultContextWindowTokens: config.contextWindowTokens,
+      maxAppendBytes: config.maxResultBytes,
+      logger,
+      now: () => new Date(),
+    },
+    LOCAL_TENANT,
+  );
+  const health = createHealthReporter([ProjectionService.typeName, ConversationService.typeName]);
   const handlers = createProjectionHandlers(
     {
       archive,
@@ -86,7 +114,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       health.registration,
       registerService(ProjectionService, handlers),
       registerService(RulesService, rulesHandlers),
-      ...createReflectionServices([ProjectionService, RulesService, Health]),
+      registerService(ConversationService, conversationHandlers),
+      ...createReflectionServices([ProjectionService, RulesService, ConversationService, Health]),
     ],
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
@@ -103,6 +132,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       await grpc.shutdown();
       await http.close();
       archive.close();
+      if (ownBus) await bus?.close();
       if (ownState) await state.close();
     },
   };

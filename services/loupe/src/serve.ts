@@ -34,12 +34,12 @@ export async function startEmbedded(config: ServeConfig, logger: Logger = create
   const archive = await startArchive(config.archive, { logger: logger.child({ component: "archive" }), httpEndpoint: false, ...(useSocket ? { grpcAddress: `unix:${socket}` } : {}) });
   const archiveAddress = useSocket ? `unix:${socket}` : `127.0.0.1:${String(archive.grpcPort)}`;
   const bus = await createMemoryBus({ directory: join(config.dataDir, "events") });
-  const noteWorker = await startNoteWorker(config.noteWorker, { logger: logger.child({ component: "note-worker" }), bus, endpoints: false });
-  const secret = config.gateway.resultIdSecret === INSECURE_DEFAULT_SECRET ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
   const state = await createFileStateStore({ directory: join(config.dataDir, "state") });
+  const noteWorker = await startNoteWorker({ ...config.noteWorker, archiveAddress }, { logger: logger.child({ component: "note-worker" }), bus, state, endpoints: false });
+  const secret = config.gateway.resultIdSecret === INSECURE_DEFAULT_SECRET ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
   const gateway = await startGateway(
     { ...config.gateway, archiveAddress, resultIdSecret: secret },
-    { logger: logger.child({ component: "gateway" }), state },
+    { logger: logger.child({ component: "gateway" }), state, bus },
   );
   logger.info("loupe is serving (embedded)", { grpc: `${config.gateway.grpcHost}:${String(gateway.grpcPort)}`, http: `${config.gateway.httpHost}:${String(gateway.httpPort)}`, dataDir: config.dataDir });
   return {

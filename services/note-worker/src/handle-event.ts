@@ -1,25 +1,67 @@
-import { decodeEnvelope, type BusMessage } from "@loupe/events";
+import { decodeEnvelope, parseTurnAppended, retryDelayMs, TURN_APPENDED, type Bus, type BusMessage } from "@loupe/events";
 import { isAppError } from "@loupe/errors";
 import type { Logger } from "@loupe/runtime";
+import { deadLetter } from "./dead-letter.js";
+import { isRetryable } from "./summarize-with-fallback.js";
+import { updateNote, type NoteUpdaterDeps } from "./update-note.js";
 
 /** What the worker did with one message. */
-export type EventOutcome = "acked" | "terminated";
+export type EventOutcome = "acked" | "retried" | "dead-lettered";
+
+/** What the handler needs. */
+export interface EventHandlerDeps {
+  bus: Bus;
+  durable: string;
+  maxDeliver: number;
+  updater: NoteUpdaterDeps;
+  logger: Logger;
+}
+
+/** How long to wait before retrying a session another replica holds: longer with each delivery, at most 5 s. */
+const busyRetryMs = (deliveryCount: number): number => Math.min(5000, 250 * deliveryCount);
 
 /**
- * Handles one event. Until notes exist (a later issue) the worker decodes the
- * envelope, logs it and acks; a message that is not an envelope is poison and
- * is terminated rather than redelivered forever.
+ * Handles one delivery: a `turn.appended` event brings its session's note up to date; other Loupe events
+ * are acknowledged. A message that cannot be decoded is poison: it goes to the dead-letter stream with the
+ * reason and is never retried. A retryable failure (a store or vendor briefly unavailable) is retried with
+ * a growing backoff; once deliveries run out, or for any other failure, the message is dead-lettered.
  */
-export function handleEvent(message: BusMessage, logger: Logger): EventOutcome {
+export async function handleEvent(message: BusMessage, deps: EventHandlerDeps): Promise<EventOutcome> {
+  const { logger } = deps;
+  let tenant: string;
+  let event: ReturnType<typeof parseTurnAppended>;
   try {
     const envelope = decodeEnvelope(message.data);
-    logger.debug("event received", { subject: message.subject, type: envelope.type, id: envelope.id, deliveryCount: message.deliveryCount });
+    if (envelope.type !== TURN_APPENDED) {
+      message.ack();
+      return "acked";
+    }
+    tenant = envelope.tenant;
+    event = parseTurnAppended(envelope.data);
+  } catch (error) {
+    const reason = isAppError(error) ? error.message : "undecodable event";
+    logger.warn("poison event dead-lettered", { subject: message.subject, reason });
+    await deadLetter(deps.bus, deps.durable, message, reason);
+    return "dead-lettered";
+  }
+  const lastAttempt = message.deliveryCount >= deps.maxDeliver;
+  try {
+    const outcome = await updateNote(deps.updater, tenant, event, { onProgress: () => message.working(), lastAttempt });
+    if (outcome.kind === "busy") {
+      message.nak(busyRetryMs(message.deliveryCount));
+      return "retried";
+    }
     message.ack();
     return "acked";
   } catch (error) {
-    const reason = isAppError(error) ? error.message : "undecodable event";
-    logger.warn("poison event terminated", { subject: message.subject, reason });
-    message.term(reason);
-    return "terminated";
+    const reason = isAppError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : "unknown failure";
+    if (isRetryable(error) && !lastAttempt) {
+      logger.warn("note update failed; retrying", { sessionId: event.sessionId, seq: event.seq, deliveryCount: message.deliveryCount, reason });
+      message.nak(retryDelayMs(message.deliveryCount));
+      return "retried";
+    }
+    logger.error("note update failed for good; dead-lettered", { sessionId: event.sessionId, seq: event.seq, reason });
+    await deadLetter(deps.bus, deps.durable, message, reason);
+    return "dead-lettered";
   }
 }

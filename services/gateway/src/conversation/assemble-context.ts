@@ -1,0 +1,30 @@
+import { renderAnthropicMessages, renderOpenAIChatMessages, type Turn } from "@loupe/conversation";
+import { AppError } from "@loupe/errors";
+import { HistoryFormat } from "@loupe/proto";
+
+/** The compacted context as the vendor's request body fields: `{system, tools, messages}` or `{messages, tools}`. */
+export function assembleContext(format: HistoryFormat, systemPrompt: string, toolsJson: string, turns: Turn[]): Uint8Array {
+  const tools = parseTools(toolsJson);
+  if (format === HistoryFormat.ANTHROPIC) {
+    const body = { ...(systemPrompt === "" ? {} : { system: systemPrompt }), ...(tools === undefined ? {} : { tools }), messages: renderAnthropicMessages(turns) };
+    return new TextEncoder().encode(JSON.stringify(body));
+  }
+  const body = { messages: renderOpenAIChatMessages(turns, systemPrompt), ...(tools === undefined ? {} : { tools }) };
+  return new TextEncoder().encode(JSON.stringify(body));
+}
+
+/** @throws AppError for a format Compact does not assemble */
+export function checkCompactFormat(format: HistoryFormat): void {
+  if (format === HistoryFormat.ANTHROPIC || format === HistoryFormat.OPENAI_CHAT) return;
+  if (format === HistoryFormat.OPENAI_RESPONSES) throw new AppError("unimplemented", "compact assembles anthropic or openai-chat messages; openai-responses is not supported yet");
+  throw new AppError("invalid_argument", "format is required (anthropic or openai-chat)");
+}
+
+function parseTools(toolsJson: string): unknown {
+  if (toolsJson === "") return undefined;
+  try {
+    return JSON.parse(toolsJson) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,133 @@
+import type { NoteRecord, Summarizer, Turn } from "@loupe/conversation";
+import type { TurnAppendedData } from "@loupe/events";
+import type { SourceRule, SourceRules } from "@loupe/rules";
+import type { Logger } from "@loupe/runtime";
+import type { SessionStore } from "@loupe/session-store";
+import { summarizeWithFallback } from "./summarize-with-fallback.js";
+import type { TurnReader } from "./turn-reader.js";
+
+/** What a note update needs. */
+export interface NoteUpdaterDeps {
+  sessions: SessionStore;
+  rules: SourceRules;
+  turns: TurnReader;
+  summarizerFor: (rule: SourceRule) => Summarizer;
+  /** Tokens of a note as the runtime's model will see it. */
+  countNoteTokens: (text: string) => number;
+  workerId: string;
+  leaseMs: number;
+  maxNoteTokens: number;
+  logger: Logger;
+}
+
+/** What one event led to. */
+export type NoteUpdateOutcome =
+  /** The note moved forward (`updates` times). */
+  | { kind: "updated"; updates: number }
+  /** Turns seen; not enough uncovered tokens for an update yet. */
+  | { kind: "pending" }
+  /** An earlier run already saw this turn. */
+  | { kind: "seen" }
+  /** Another replica holds the session: try again shortly. */
+  | { kind: "busy" }
+  /** The session was ended (its state released). */
+  | { kind: "released" };
+
+/** Note updates one event may chain before yielding. */
+const MAX_UPDATES_PER_EVENT = 64;
+
+/** The seq through which the next note covers: the first turn at which the uncovered tokens reach `threshold`, if any. */
+export function nextCut(run: readonly Turn[], threshold: number): number | undefined {
+  let tokens = 0;
+  for (const [index, turn] of run.entries()) {
+    tokens += turn.tokenCount;
+    if (tokens >= threshold) return index;
+  }
+  return undefined;
+}
+
+function contiguousAfter(turns: readonly Turn[], covered: number): Turn[] {
+  const run: Turn[] = [];
+  for (const turn of turns) {
+    if (turn.seq !== covered + run.length + 1) break;
+    run.push(turn);
+  }
+  return run;
+}
+
+/**
+ * Brings a session's note up to date after a turn event. Under the session's lease (one replica at a
+ * time), it reads the log after the note's watermark and, each time the uncovered turns reach the
+ * threshold, folds exactly those turns into the note and stores it by compare-and-set on the note's
+ * version — so every turn goes into the note once, in seq order, and the cut points depend only on the
+ * turns (not on timing), which makes the note the same after a crash and redelivery.
+ */
+export async function updateNote(
+  deps: NoteUpdaterDeps,
+  tenant: string,
+  event: TurnAppendedData,
+  options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
+): Promise<NoteUpdateOutcome> {
+  const { sessions } = deps;
+  const sessionId = event.sessionId;
+  const progress = await sessions.getProgress(tenant, sessionId);
+  if (event.seq <= progress.seenThroughSeq) return { kind: "seen" };
+  if (!(await sessions.acquireLease(tenant, sessionId, deps.workerId, deps.leaseMs))) return { kind: "busy" };
+  try {
+    let updates = 0;
+    for (;;) {
+      const meta = await sessions.getMeta(tenant, sessionId);
+      if (meta === undefined) return { kind: "released" };
+      const rule = await deps.rules.get(tenant, meta.source);
+      const threshold = Math.max(1, Math.floor((meta.contextWindowTokens * rule.noteUpdatePercent) / 100));
+      const note = await sessions.getNote(tenant, sessionId);
+      const covered = note?.coveredThroughSeq ?? 0;
+      const run = contiguousAfter((await deps.turns.read(tenant, sessionId, { startSeq: covered + 1, endSeq: 0 }, options.signal)).turns, covered);
+      const cut = updates < MAX_UPDATES_PER_EVENT ? nextCut(run, threshold) : undefined;
+      if (cut === undefined) {
+        const seen = covered + run.length;
+        const current = await sessions.getProgress(tenant, sessionId);
+        if (seen > current.seenThroughSeq) await sessions.compareAndSetProgress(tenant, sessionId, current, { seenThroughSeq: seen, uncoveredTokens: 0 });
+        return updates > 0 ? { kind: "updated", updates } : { kind: "pending" };
+      }
+      const next = await foldIntoNote(deps, tenant, { sessionId, rule, note, newTurns: run.slice(0, cut + 1), contextWindowTokens: meta.contextWindowTokens, systemHash: meta.systemHash, toolsHash: meta.toolsHash }, options);
+      // A note written meanwhile (PutNote, Compact's fallback) wins; the loop starts again from it.
+      if (await sessions.putNote(tenant, sessionId, note?.version ?? 0, next)) {
+        updates += 1;
+        deps.logger.info("note updated", { sessionId, version: next.version, coveredThroughSeq: next.coveredThroughSeq, author: next.author });
+      }
+    }
+  } finally {
+    await sessions.releaseLease(tenant, sessionId, deps.workerId);
+  }
+}
+
+async function foldIntoNote(
+  deps: NoteUpdaterDeps,
+  tenant: string,
+  input: { sessionId: string; rule: SourceRule; note: NoteRecord | undefined; newTurns: Turn[]; contextWindowTokens: number; systemHash: string; toolsHash: string },
+  options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
+): Promise<NoteRecord> {
+  const summarizer = deps.summarizerFor(input.rule);
+  const covered = input.note?.coveredThroughSeq ?? 0;
+  // A vendor gets the session's own prefix (system, tools, the turns since the runtime's last swap) so its prompt cache serves it.
+  let prefix = { turns: [] as Turn[], systemPrompt: "", toolsJson: "" };
+  if (summarizer.name !== "extractive") {
+    const base = await deps.sessions.getBase(tenant, input.sessionId);
+    const from = (base?.seq ?? 0) + 1;
+    const read = await deps.turns.read(tenant, input.sessionId, { startSeq: from, endSeq: Math.max(from, covered), systemHash: input.systemHash, toolsHash: input.toolsHash }, options.signal);
+    prefix = { turns: read.turns.filter((turn) => turn.seq <= covered), systemPrompt: read.systemPrompt, toolsJson: read.toolsJson };
+  }
+  const maxNoteTokens = Math.max(256, Math.min(deps.maxNoteTokens, Math.floor(input.contextWindowTokens / 10)));
+  const renew = (): void => {
+    options.onProgress();
+    void deps.sessions.acquireLease(tenant, input.sessionId, deps.workerId, deps.leaseMs).catch(() => undefined);
+  };
+  const { draft, author } = await summarizeWithFallback(
+    summarizer,
+    { systemPrompt: prefix.systemPrompt, toolsJson: prefix.toolsJson, previous: input.note, coveredTurns: prefix.turns, newTurns: input.newTurns, maxNoteTokens },
+    { onProgress: renew, lastAttempt: options.lastAttempt, logger: deps.logger, ...(options.signal ? { signal: options.signal } : {}) },
+  );
+  const last = input.newTurns.at(-1)?.seq ?? covered;
+  return { text: draft.text, coveredThroughSeq: last, version: (input.note?.version ?? 0) + 1, state: draft.state, author };
+}
