@@ -55,4 +55,23 @@ describe("HTTP/JSON API (proto JSON mapping over plain HTTP)", () => {
     const got = (await (await post("/v1/get-source-limit", { source: "http-app" })).json()) as { limit: { budgetTokens: number } };
     assert.equal(got.limit.budgetTokens, 900);
   });
+
+  it("appends turns, compacts and reads history over plain HTTP", async () => {
+    const turns = [
+      { seq: 1, role: "user", parts: [{ text: "Rename the config loader to loadSettings." }] },
+      { seq: 2, role: "assistant", parts: [{ text: "I'll grep for it first." }], tool_calls: [{ tool_use_id: "t1", name: "Bash", args_json: '{"command":"grep -rn loadConfig src"}' }] },
+      { seq: 3, role: "user", tool_results: [{ tool_use_id: "t1", tool_name: "Bash", parts: [{ text: "src/config.ts:4:export function loadConfig()" }], exit_code: 0 }] },
+    ];
+    const appended = await post("/v1/append-turns", { session_id: "http-turns", source: "app", turns, context_window_tokens: 50000 });
+    assert.equal(appended.status, 200);
+    assert.equal(((await appended.json()) as { accepted: number }).accepted, 3);
+    const compacted = (await (await post("/v1/compact", { session_id: "http-turns", format: "HISTORY_FORMAT_OPENAI_CHAT", context_limit_tokens: 50000 })).json()) as { path: string; messagesJson: string };
+    assert.equal(compacted.path, "COMPACT_PATH_PREPARED");
+    const body = JSON.parse(Buffer.from(compacted.messagesJson, "base64").toString("utf8")) as { messages: Array<{ role: string; tool_call_id?: string }> };
+    assert.deepEqual(body.messages.map((message) => message.role), ["user", "assistant", "tool"]);
+    const found = (await (await post("/v1/search-history", { session_id: "http-turns", query: "loadConfig" })).json()) as { hits: Array<{ address: string }> };
+    assert.deepEqual(found.hits.map((hit) => hit.address), ["turn:2", "turn:3"]);
+    const missing = await post("/v1/get-note", { session_id: "nobody" });
+    assert.equal(missing.status, 404);
+  });
 });

@@ -1,6 +1,20 @@
 import type { HandlerContext, ServiceHandlers } from "@loupe/grpc";
 import type { TokenCounter } from "@loupe/projection";
 import {
+  AppendTurnsRequestSchema,
+  AppendTurnsResponseSchema,
+  CompactRequestSchema,
+  CompactResponseSchema,
+  EndSessionRequestSchema,
+  EndSessionResponseSchema,
+  GetNoteRequestSchema,
+  GetNoteResponseSchema,
+  PutNoteRequestSchema,
+  PutNoteResponseSchema,
+  ReadHistoryRequestSchema,
+  ReadHistoryResponseSchema,
+  SearchHistoryRequestSchema,
+  SearchHistoryResponseSchema,
   CutHistoryRequestSchema,
   CutHistoryResponseSchema,
   DeleteResultsRequestSchema,
@@ -13,6 +27,7 @@ import {
   RecoverResponseSchema,
   SetSourceLimitRequestSchema,
   SetSourceLimitResponseSchema,
+  type ConversationService,
   type ProjectionService,
   type RulesService,
 } from "@loupe/proto";
@@ -29,6 +44,7 @@ import type { StateStore } from "@loupe/state-store";
 export interface HttpRoutesDeps {
   handlers: ServiceHandlers<typeof ProjectionService>;
   rulesHandlers: ServiceHandlers<typeof RulesService>;
+  conversationHandlers: ServiceHandlers<typeof ConversationService>;
   restApi: HttpRoute;
   sourceRules: SourceRules;
   state: StateStore;
@@ -46,7 +62,7 @@ const contextOf = (signal: AbortSignal): HandlerContext => ({ metadata: {}, sign
  * the vendor proxy for every other `/v1/` path.
  */
 export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
-  const { handlers, rulesHandlers, config } = deps;
+  const { handlers, rulesHandlers, conversationHandlers: conversation, config } = deps;
   return [
     createJsonApi({
       "/v1/project": jsonEndpoint(ProjectRequestSchema, ProjectResponseSchema, (request, signal) => handlers.project(request, contextOf(signal))),
@@ -55,6 +71,13 @@ export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
       "/v1/delete-results": jsonEndpoint(DeleteResultsRequestSchema, DeleteResultsResponseSchema, (request, signal) => handlers.deleteResults(request, contextOf(signal))),
       "/v1/set-source-limit": jsonEndpoint(SetSourceLimitRequestSchema, SetSourceLimitResponseSchema, (request, signal) => rulesHandlers.setSourceLimit(request, contextOf(signal))),
       "/v1/get-source-limit": jsonEndpoint(GetSourceLimitRequestSchema, GetSourceLimitResponseSchema, (request, signal) => rulesHandlers.getSourceLimit(request, contextOf(signal))),
+      "/v1/append-turns": jsonEndpoint(AppendTurnsRequestSchema, AppendTurnsResponseSchema, (request, signal) => conversation.appendTurns(request, contextOf(signal))),
+      "/v1/compact": jsonEndpoint(CompactRequestSchema, CompactResponseSchema, (request, signal) => conversation.compact(request, contextOf(signal))),
+      "/v1/read-history": jsonEndpoint(ReadHistoryRequestSchema, ReadHistoryResponseSchema, (request, signal) => conversation.readHistory(request, contextOf(signal))),
+      "/v1/search-history": jsonEndpoint(SearchHistoryRequestSchema, SearchHistoryResponseSchema, (request, signal) => conversation.searchHistory(request, contextOf(signal))),
+      "/v1/get-note": jsonEndpoint(GetNoteRequestSchema, GetNoteResponseSchema, (request, signal) => conversation.getNote(request, contextOf(signal))),
+      "/v1/put-note": jsonEndpoint(PutNoteRequestSchema, PutNoteResponseSchema, (request, signal) => conversation.putNote(request, contextOf(signal))),
+      "/v1/end-session": jsonEndpoint(EndSessionRequestSchema, EndSessionResponseSchema, (request, signal) => conversation.endSession(request, contextOf(signal))),
     }),
     deps.restApi,
     createSourceLimitsRoute(deps.sourceRules, LOCAL_TENANT),

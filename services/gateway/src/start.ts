@@ -120,7 +120,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
   const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal) });
-  const routes = createHttpRoutes({ handlers, rulesHandlers, restApi, sourceRules, state, config, counter: tokenCounters.o200k_base, logger });
+  const routes = createHttpRoutes({ handlers, rulesHandlers, conversationHandlers, restApi, sourceRules, state, config, counter: tokenCounters.o200k_base, logger });
   const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes, onError: (error) => logger.error("http request failed", { error }) });
   logger.info("gateway started", { grpcPort: grpc.port, httpPort: http.port, archive: config.archiveAddress });
   return {
