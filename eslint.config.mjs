@@ -5,8 +5,9 @@ import tseslint from "typescript-eslint";
 const PURE_FORBIDDEN_IMPORTS = [
   { group: ["node:*", "fs", "path", "os", "crypto", "child_process", "http", "net"], message: "the pure core is pure: no I/O" },
   { group: ["@grpc/*", "@aws-sdk/*", "@nats-io/*", "ioredis", "@opentelemetry/*"], message: "the pure core is pure: no transport, storage or telemetry" },
-  { group: ["@loupe/*", "!@loupe/errors", "!@loupe/proto"], message: "@loupe/projection depends only on errors and (types of) proto" },
 ];
+const PROJECTION_IMPORTS = { group: ["@loupe/*", "!@loupe/errors", "!@loupe/proto"], message: "@loupe/projection depends only on errors and (types of) proto" };
+const CONVERSATION_IMPORTS = { group: ["@loupe/*", "!@loupe/errors", "!@loupe/projection"], message: "@loupe/conversation depends only on errors and projection" };
 
 export default tseslint.config(
   {
@@ -57,6 +58,16 @@ export default tseslint.config(
       ],
       "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date']", message: "the pure core is pure: no clock" }],
     },
+  },
+  {
+    files: ["packages/projection/src/**/*.ts"],
+    ignores: ["packages/*/src/**/*.test.ts", "packages/*/src/testing/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...PURE_FORBIDDEN_IMPORTS, PROJECTION_IMPORTS] }] },
+  },
+  {
+    files: ["packages/conversation/src/**/*.ts"],
+    ignores: ["packages/*/src/**/*.test.ts", "packages/*/src/testing/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...PURE_FORBIDDEN_IMPORTS, CONVERSATION_IMPORTS] }] },
   },
   {
     files: ["**/*.test.ts", "test/**/*.ts", "**/src/testing/**/*.ts", "**/*-contract.ts"],
