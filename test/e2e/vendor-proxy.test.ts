@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { startVendorServer, type VendorServer } from "@loupe/testing";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
-import { startVendorServer, type VendorServer } from "../support/vendor-server.js";
 
 const apiKey = ["sk-ant-", "test-", "0123456789abcdef"].join("");
 const long = numberedLines(1500);
