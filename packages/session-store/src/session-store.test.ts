@@ -39,6 +39,10 @@ function describeSessionStore(name: string, open: () => Promise<StateStore>) {
       await sessions.releaseLease("t", session, "w1");
       await new Promise((resolve) => setTimeout(resolve, 5));
       assert.equal(await sessions.acquireLease("t", session, "w2", 10_000), true);
+      assert.equal(await sessions.takePending("t", session), false);
+      await Promise.all([sessions.markPending("t", session), sessions.markPending("t", session)]);
+      assert.deepEqual(await Promise.all([sessions.takePending("t", session), sessions.takePending("t", session)]).then((taken) => taken.filter(Boolean).length), 1);
+      assert.equal(await sessions.takePending("t", session), false);
       await state.close();
     });
 

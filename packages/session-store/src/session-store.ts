@@ -50,6 +50,10 @@ export interface SessionStore {
   /** Takes the session's worker lease for `ttlMs` when free or already `owner`'s; false when another owner holds it. */
   acquireLease(tenant: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseLease(tenant: string, sessionId: string, owner: string): Promise<void>;
+  /** Asks the lease holder to run once more before it lets go (a turn arrived while it held the session). */
+  markPending(tenant: string, sessionId: string): Promise<void>;
+  /** True once per mark: clears the mark it reports. */
+  takePending(tenant: string, sessionId: string): Promise<boolean>;
   /** Deletes every key of the session (the turn log stays in the archive). Returns how many went. */
   release(tenant: string, sessionId: string): Promise<number>;
 }
@@ -101,6 +105,8 @@ export function createSessionStore(state: StateStore): SessionStore {
     async releaseLease(tenant, sessionId, owner) {
       await state.compareAndSet(key(tenant, sessionId, "lease"), owner, "", { ttlMs: 1 });
     },
+    markPending: (tenant, sessionId) => state.set(key(tenant, sessionId, "pending"), "1"),
+    takePending: (tenant, sessionId) => state.compareAndSet(key(tenant, sessionId, "pending"), "1", "0"),
     release: (tenant, sessionId) => state.deletePrefix(stateKeyPrefix(tenant, "session", sessionId)),
   };
 }

@@ -17,9 +17,6 @@ export interface EventHandlerDeps {
   logger: Logger;
 }
 
-/** How long to wait before retrying a session another replica holds: longer with each delivery, at most 5 s. */
-const busyRetryMs = (deliveryCount: number): number => Math.min(5000, 250 * deliveryCount);
-
 /**
  * Handles one delivery: a `turn.appended` event brings its session's note up to date; other Loupe events
  * are acknowledged. A message that cannot be decoded is poison: it goes to the dead-letter stream with the
@@ -47,11 +44,8 @@ export async function handleEvent(message: BusMessage, deps: EventHandlerDeps): 
   const lastAttempt = message.deliveryCount >= deps.maxDeliver;
   try {
     const outcome = await updateNote(deps.updater, tenant, event, { onProgress: () => message.working(), lastAttempt });
-    if (outcome.kind === "busy") {
-      message.nak(busyRetryMs(message.deliveryCount));
-      return "retried";
-    }
     message.ack();
+    logger.debug("turn event handled", { sessionId: event.sessionId, seq: event.seq, outcome: outcome.kind });
     return "acked";
   } catch (error) {
     const reason = isAppError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : "unknown failure";

@@ -28,8 +28,8 @@ export type NoteUpdateOutcome =
   | { kind: "pending" }
   /** An earlier run already saw this turn. */
   | { kind: "seen" }
-  /** Another replica holds the session: try again shortly. */
-  | { kind: "busy" }
+  /** Another run holds the session; it was asked to run once more. */
+  | { kind: "deferred" }
   /** The session was ended (its state released). */
   | { kind: "released" };
 
@@ -55,12 +55,12 @@ function contiguousAfter(turns: readonly Turn[], covered: number): Turn[] {
   return run;
 }
 
+let runs = 0;
+
 /**
- * Brings a session's note up to date after a turn event. Under the session's lease (one replica at a
- * time), it reads the log after the note's watermark and, each time the uncovered turns reach the
- * threshold, folds exactly those turns into the note and stores it by compare-and-set on the note's
- * version — so every turn goes into the note once, in seq order, and the cut points depend only on the
- * turns (not on timing), which makes the note the same after a crash and redelivery.
+ * Brings a session's note up to date after a turn event. One run at a time per session (a lease); an
+ * event that finds the session taken marks it pending and returns, and the holder runs once more before
+ * it lets go — so no two replicas do the same work and no event is left waiting on redelivery.
  */
 export async function updateNote(
   deps: NoteUpdaterDeps,
@@ -72,40 +72,74 @@ export async function updateNote(
   const sessionId = event.sessionId;
   const progress = await sessions.getProgress(tenant, sessionId);
   if (event.seq <= progress.seenThroughSeq) return { kind: "seen" };
-  if (!(await sessions.acquireLease(tenant, sessionId, deps.workerId, deps.leaseMs))) return { kind: "busy" };
-  try {
-    let updates = 0;
-    for (;;) {
-      const meta = await sessions.getMeta(tenant, sessionId);
-      if (meta === undefined) return { kind: "released" };
-      const rule = await deps.rules.get(tenant, meta.source);
-      const threshold = Math.max(1, Math.floor((meta.contextWindowTokens * rule.noteUpdatePercent) / 100));
-      const note = await sessions.getNote(tenant, sessionId);
-      const covered = note?.coveredThroughSeq ?? 0;
-      const run = contiguousAfter((await deps.turns.read(tenant, sessionId, { startSeq: covered + 1, endSeq: 0 }, options.signal)).turns, covered);
-      const cut = updates < MAX_UPDATES_PER_EVENT ? nextCut(run, threshold) : undefined;
-      if (cut === undefined) {
-        const seen = covered + run.length;
-        const current = await sessions.getProgress(tenant, sessionId);
-        if (seen > current.seenThroughSeq) await sessions.compareAndSetProgress(tenant, sessionId, current, { seenThroughSeq: seen, uncoveredTokens: 0 });
-        return updates > 0 ? { kind: "updated", updates } : { kind: "pending" };
-      }
-      const next = await foldIntoNote(deps, tenant, { sessionId, rule, note, newTurns: run.slice(0, cut + 1), contextWindowTokens: meta.contextWindowTokens, systemHash: meta.systemHash, toolsHash: meta.toolsHash }, options);
-      // A note written meanwhile (PutNote, Compact's fallback) wins; the loop starts again from it.
-      if (await sessions.putNote(tenant, sessionId, note?.version ?? 0, next)) {
-        updates += 1;
-        deps.logger.info("note updated", { sessionId, version: next.version, coveredThroughSeq: next.coveredThroughSeq, author: next.author });
-      }
+  runs += 1;
+  const owner = `${deps.workerId}/${String(runs)}`;
+  let updates = 0;
+  for (;;) {
+    if (!(await sessions.acquireLease(tenant, sessionId, owner, deps.leaseMs))) {
+      await sessions.markPending(tenant, sessionId);
+      // The holder may have let go between the two calls: then nobody would see the mark.
+      if (!(await sessions.acquireLease(tenant, sessionId, owner, deps.leaseMs))) return updates > 0 ? { kind: "updated", updates } : { kind: "deferred" };
     }
-  } finally {
-    await sessions.releaseLease(tenant, sessionId, deps.workerId);
+    let outcome: NoteUpdateOutcome;
+    try {
+      outcome = await catchUp(deps, tenant, sessionId, owner, options);
+    } finally {
+      await sessions.releaseLease(tenant, sessionId, owner);
+    }
+    if (outcome.kind === "updated") updates += outcome.updates;
+    if (outcome.kind === "released" || !(await sessions.takePending(tenant, sessionId))) {
+      return updates > 0 ? { kind: "updated", updates } : outcome;
+    }
+  }
+}
+
+/**
+ * Under the lease: reads the log after the note's watermark and, each time the uncovered turns reach the
+ * threshold, folds exactly those turns into the note and stores it by compare-and-set on the note's
+ * version — so every turn goes into the note once, in seq order, and the cut points depend only on the
+ * turns (not on timing), which makes the note the same after a crash and redelivery.
+ */
+async function catchUp(
+  deps: NoteUpdaterDeps,
+  tenant: string,
+  sessionId: string,
+  owner: string,
+  options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
+): Promise<NoteUpdateOutcome> {
+  const { sessions } = deps;
+  let updates = 0;
+  for (;;) {
+    const meta = await sessions.getMeta(tenant, sessionId);
+    if (meta === undefined) return { kind: "released" };
+    const rule = await deps.rules.get(tenant, meta.source);
+    const threshold = Math.max(1, Math.floor((meta.contextWindowTokens * rule.noteUpdatePercent) / 100));
+    const note = await sessions.getNote(tenant, sessionId);
+    const covered = note?.coveredThroughSeq ?? 0;
+    const run = contiguousAfter((await deps.turns.read(tenant, sessionId, { startSeq: covered + 1, endSeq: 0 }, options.signal)).turns, covered);
+    const cut = updates < MAX_UPDATES_PER_EVENT ? nextCut(run, threshold) : undefined;
+    if (cut === undefined) {
+      const seen = covered + run.length;
+      const current = await sessions.getProgress(tenant, sessionId);
+      if (seen > current.seenThroughSeq) await sessions.compareAndSetProgress(tenant, sessionId, current, { seenThroughSeq: seen, uncoveredTokens: 0 });
+      return updates > 0 ? { kind: "updated", updates } : { kind: "pending" };
+    }
+    const newTurns = run.slice(0, cut + 1);
+    const next = await foldIntoNote(deps, tenant, { sessionId, owner, rule, note, newTurns, contextWindowTokens: meta.contextWindowTokens, systemHash: meta.systemHash, toolsHash: meta.toolsHash }, options);
+    // Still the holder? If the lease lapsed, another run took over from the stored note: leave it to that run.
+    if (!(await sessions.acquireLease(tenant, sessionId, owner, deps.leaseMs))) return updates > 0 ? { kind: "updated", updates } : { kind: "deferred" };
+    // A note written meanwhile (PutNote, Compact's fallback) wins; the loop starts again from it.
+    if (await sessions.putNote(tenant, sessionId, note?.version ?? 0, next)) {
+      updates += 1;
+      deps.logger.info("note updated", { sessionId, version: next.version, coveredThroughSeq: next.coveredThroughSeq, author: next.author });
+    }
   }
 }
 
 async function foldIntoNote(
   deps: NoteUpdaterDeps,
   tenant: string,
-  input: { sessionId: string; rule: SourceRule; note: NoteRecord | undefined; newTurns: Turn[]; contextWindowTokens: number; systemHash: string; toolsHash: string },
+  input: { sessionId: string; owner: string; rule: SourceRule; note: NoteRecord | undefined; newTurns: Turn[]; contextWindowTokens: number; systemHash: string; toolsHash: string },
   options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
 ): Promise<NoteRecord> {
   const summarizer = deps.summarizerFor(input.rule);
@@ -121,7 +155,7 @@ async function foldIntoNote(
   const maxNoteTokens = Math.max(256, Math.min(deps.maxNoteTokens, Math.floor(input.contextWindowTokens / 10)));
   const renew = (): void => {
     options.onProgress();
-    void deps.sessions.acquireLease(tenant, input.sessionId, deps.workerId, deps.leaseMs).catch(() => undefined);
+    void deps.sessions.acquireLease(tenant, input.sessionId, input.owner, deps.leaseMs).catch(() => undefined);
   };
   const { draft, author } = await summarizeWithFallback(
     summarizer,
