@@ -15,3 +15,5 @@ export { PROGRESS_INTERVAL_MS } from "./call-vendor.js";
 export type { AnthropicNoteRequest } from "./anthropic-note-request.js";
 export type { OpenAINoteRequest } from "./openai-note-request.js";
 export type { Vendor } from "./vendor-error.js";
+export { createSummarizerFor, summarizerDefaults } from "./summarizer-for.js";
+export type { SummarizerSettings } from "./summarizer-for.js";

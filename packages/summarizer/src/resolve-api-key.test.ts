@@ -34,6 +34,13 @@ describe("resolveApiKey()", () => {
     assert.equal(resolveApiKey(pathToFileURL(path).href, {}), key);
   });
 
+  it("reads secret:NAME from the mounted secrets folder", () => {
+    writeFileSync(join(dir, "anthropic-key"), `${key}\n`);
+    assert.equal(resolveApiKey("secret:anthropic-key", { LOUPE_SECRETS_DIR: dir }), key);
+    assertFails(() => resolveApiKey("secret:../etc/passwd", { LOUPE_SECRETS_DIR: dir }), "invalid_argument", /secret:NAME/);
+    assertFails(() => resolveApiKey("secret:absent", { LOUPE_SECRETS_DIR: dir }), "failed_precondition", /reason=ENOENT/);
+  });
+
   it("names the reference, never a value, when the key is missing", () => {
     assertFails(() => resolveApiKey("env:VENDOR_KEY", {}), "failed_precondition", /\[reference=env:VENDOR_KEY\]/);
     assertFails(() => resolveApiKey("env:VENDOR_KEY", { VENDOR_KEY: "  " }), "failed_precondition", /env:VENDOR_KEY/);

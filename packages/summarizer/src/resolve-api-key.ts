@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { AppError } from "@loupe/errors";
@@ -5,7 +6,8 @@ import { AppError } from "@loupe/errors";
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Reads an API key from a reference: `env:NAME` (the variable `NAME` of `env`) or `file:/path` (the
+ * Reads an API key from a reference: `env:NAME` (the variable `NAME` of `env`), `secret:NAME` (the file NAME
+ * under LOUPE_SECRETS_DIR, default /run/secrets) or `file:/path` (the
  * file's text, trimmed; `file:///path` URLs work too). Throws `invalid_argument` for any other
  * reference — without repeating it, as it may be a key pasted by mistake — and `failed_precondition`
  * naming the reference (never a value) when the variable is unset or blank, or the file is missing,
@@ -19,6 +21,12 @@ export function resolveApiKey(reference: string, env: NodeJS.ProcessEnv): string
     const value = env[name]?.trim() ?? "";
     if (value === "") throw new AppError("failed_precondition", `api key not set [reference=env:${name}]`);
     return value;
+  }
+  if (trimmed.startsWith("secret:")) {
+    // A mounted secret (Docker and Kubernetes): a file named NAME under LOUPE_SECRETS_DIR (default /run/secrets).
+    const name = trimmed.slice("secret:".length);
+    if (!/^[A-Za-z0-9_.-]{1,200}$/.test(name) || name.startsWith(".")) throw new AppError("invalid_argument", "api key reference secret:NAME needs a file name");
+    return resolveApiKey(`file:${join(env["LOUPE_SECRETS_DIR"] ?? "/run/secrets", name)}`, env);
   }
   if (trimmed.startsWith("file:")) {
     const rest = trimmed.slice("file:".length);
@@ -34,5 +42,5 @@ export function resolveApiKey(reference: string, env: NodeJS.ProcessEnv): string
     if (value === "") throw new AppError("failed_precondition", `api key file is empty [reference=file:${path}]`);
     return value;
   }
-  throw new AppError("invalid_argument", "api key reference must be env:NAME or file:/path (a key itself is not accepted here)");
+  throw new AppError("invalid_argument", "api key reference must be env:NAME, secret:NAME or file:/path (a key itself is not accepted here)");
 }

@@ -1,3 +1,4 @@
+import { summarizerDefaults, type SummarizerSettings } from "@loupe/summarizer";
 import { readBool, readEnum, readInt, readOptionalString, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 import { DEFAULT_BUDGET_TOKENS, MAX_VIEW_BYTES } from "@loupe/projection";
@@ -35,6 +36,8 @@ export interface GatewayConfig {
   /** A JSON file of field-view specs (see docs/configuration.md); undefined = none. */
   viewSpecsFile: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Summarizer settings for sources that set none (LOUPE_SUMMARIZER_DRIVER, _MODEL, _BASE_URL, _KEY_REF). */
+  summarizer: SummarizerSettings;
   /** The context window assumed for a session that states none (LOUPE_CONTEXT_WINDOW_TOKENS). */
   contextWindowTokens: number;
 }
@@ -73,9 +76,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     redisUrl: readOptionalString(env, "LOUPE_REDIS_URL") === undefined ? undefined : readUrl(env, "LOUPE_REDIS_URL", "", ["redis:", "rediss:"], problems),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", 7, problems, { min: 1, max: 3650 }),
     contextWindowTokens: readInt(env, "LOUPE_CONTEXT_WINDOW_TOKENS", DEFAULT_CONTEXT_WINDOW_TOKENS, problems, { min: 1000, max: 10_000_000 }),
+    summarizer: summarizerDefaults(env),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
   if (!/^[^:\s]+:\d+$/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);
+  if (!["", "extractive", "anthropic", "openai"].includes(config.summarizer.driver)) problems.push(`LOUPE_SUMMARIZER_DRIVER=${JSON.stringify(config.summarizer.driver)} must be extractive, anthropic or openai`);
   throwOnProblems("gateway", problems);
   return config;
 }

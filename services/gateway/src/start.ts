@@ -1,7 +1,8 @@
 import { createHealthReporter, createReflectionServices, registerService, startGrpcServer } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
 import { ConversationService, Health, ProjectionService, RulesService } from "@loupe/proto";
-import { createExtractiveSummarizer, type Summarizer } from "@loupe/conversation";
+import type { Summarizer } from "@loupe/conversation";
+import { createSummarizerFor } from "@loupe/summarizer";
 import { createJetStreamBus, defaultStreamConfig, type Bus } from "@loupe/events";
 import { createSessionStore } from "@loupe/session-store";
 import { startHttpServer, type Logger } from "@loupe/runtime";
@@ -41,7 +42,7 @@ export interface GatewayDeps {
   archive?: ArchiveClient;
   /** The event bus turns are published to; defaults to JetStream at config.natsUrl (none when unset: AppendTurns is refused). */
   bus?: Bus;
-  /** The summarizer a source's rule selects, for Compact's fallback; defaults to the extractive one. */
+  /** The summarizer a source's rule selects, for Compact's fallback; defaults to the rule's settings over config.summarizer. */
   summarizerFor?: (rule: SourceRule) => Summarizer;
 }
 
@@ -69,7 +70,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   const bus = deps.bus ?? (config.natsUrl === undefined ? undefined : await createJetStreamBus({ servers: config.natsUrl, name: "loupe-gateway" }));
   if (bus === undefined) logger.warn("LOUPE_NATS_URL is unset: AppendTurns is refused (turns could not reach the note-worker)");
   else await bus.ensureStream(defaultStreamConfig());
-  const extractive = createExtractiveSummarizer();
+  const chooseSummarizer = createSummarizerFor(config.summarizer, process.env);
   const conversationHandlers = createConversationHandlers(
     {
       archive,
@@ -77,7 +78,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       rules: sourceRules,
       bus,
       counter: tokenCounters.o200k_base,
-      summarizerFor: deps.summarizerFor ?? (() => extractive),
+      summarizerFor: deps.summarizerFor ?? ((rule) => chooseSummarizer(rule.summarizer)),
       defaultContextWindowTokens: config.contextWindowTokens,
       maxAppendBytes: config.maxResultBytes,
       logger,

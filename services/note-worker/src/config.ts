@@ -1,3 +1,4 @@
+import { summarizerDefaults, type SummarizerSettings } from "@loupe/summarizer";
 import { hostname } from "node:os";
 import { readEnum, readInt, readOptionalString, readPort, readString, readUrl, throwOnProblems, type Env } from "@loupe/config";
 
@@ -25,6 +26,8 @@ export interface NoteWorkerConfig {
   /** This replica's name in leases and logs. */
   workerId: string;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Summarizer settings for sources that set none (LOUPE_SUMMARIZER_DRIVER, _MODEL, _BASE_URL, _KEY_REF). */
+  summarizer: SummarizerSettings;
 }
 
 export const DEFAULT_NOTE_WORKER_GRPC_PORT = 50053;
@@ -58,10 +61,12 @@ export function loadConfig(env: Env = process.env): NoteWorkerConfig {
     maxNoteTokens: readInt(env, "LOUPE_NOTE_MAX_TOKENS", DEFAULT_MAX_NOTE_TOKENS, problems, { min: 256, max: 100_000 }),
     leaseMs: readInt(env, "LOUPE_NOTE_LEASE_MS", DEFAULT_LEASE_MS, problems, { min: 1000, max: 3_600_000 }),
     workerId: readString(env, "LOUPE_NOTE_WORKER_ID", `${hostname()}-${String(process.pid)}`),
+    summarizer: summarizerDefaults(env),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(config.durableName)) problems.push(`LOUPE_NOTE_WORKER_DURABLE=${JSON.stringify(config.durableName)} must be letters, digits, _ or -`);
   if (!/^[^:\s]+:\d+$|^unix:/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);
+  if (!["", "extractive", "anthropic", "openai"].includes(config.summarizer.driver)) problems.push(`LOUPE_SUMMARIZER_DRIVER=${JSON.stringify(config.summarizer.driver)} must be extractive, anthropic or openai`);
   throwOnProblems("note-worker", problems);
   return config;
 }

@@ -1,4 +1,5 @@
-import { createExtractiveSummarizer, type Summarizer } from "@loupe/conversation";
+import type { Summarizer } from "@loupe/conversation";
+import { createSummarizerFor } from "@loupe/summarizer";
 import { defaultStreamConfig, LOUPE_STREAM, type Bus, type Subscription } from "@loupe/events";
 import { createHealthReporter, DEFAULT_MAX_RESULT_BYTES, startGrpcServer } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
@@ -24,7 +25,7 @@ export interface NoteWorkerDeps {
   state?: StateStore;
   /** The turn logs; defaults to the archive's gRPC ReadTurns at config.archiveAddress. */
   turns?: TurnReader;
-  /** The summarizer a source's rule selects; defaults to the extractive one. */
+  /** The summarizer a source's rule selects; defaults to the rule's settings over config.summarizer (extractive when none). */
   summarizerFor?: (rule: SourceRule) => Summarizer;
   /** Sees each handled message (tests, metrics). */
   onEvent?: (subject: string, outcome: EventOutcome) => void;
@@ -55,7 +56,7 @@ export async function startNoteWorker(config: NoteWorkerConfig, deps: NoteWorker
   const state = deps.state ?? (config.redisUrl === undefined ? createMemoryStateStore() : createRedisStateStore({ url: config.redisUrl }));
   const turns = deps.turns ?? createTurnReader(config.archiveAddress, DEFAULT_MAX_RESULT_BYTES);
   const counter = createTokenCounter();
-  const extractive = createExtractiveSummarizer({ countTokens: (text) => counter.count(text) });
+  const chooseSummarizer = createSummarizerFor(config.summarizer, process.env, { countTokens: (text) => counter.count(text) });
   const handlerDeps = {
     bus,
     durable: config.durableName,
@@ -65,7 +66,7 @@ export async function startNoteWorker(config: NoteWorkerConfig, deps: NoteWorker
       sessions: createSessionStore(state),
       rules: createSourceRules(state),
       turns,
-      summarizerFor: deps.summarizerFor ?? (() => extractive),
+      summarizerFor: deps.summarizerFor ?? ((rule: SourceRule) => chooseSummarizer(rule.summarizer)),
       countNoteTokens: (text: string) => counter.count(text),
       workerId: config.workerId,
       leaseMs: config.leaseMs,

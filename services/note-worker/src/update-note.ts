@@ -129,9 +129,11 @@ async function catchUp(
     // Still the holder? If the lease lapsed, another run took over from the stored note: leave it to that run.
     if (!(await sessions.acquireLease(tenant, sessionId, owner, deps.leaseMs))) return updates > 0 ? { kind: "updated", updates } : { kind: "deferred" };
     // A note written meanwhile (PutNote, Compact's fallback) wins; the loop starts again from it.
-    if (await sessions.putNote(tenant, sessionId, note?.version ?? 0, next)) {
+    if (await sessions.putNote(tenant, sessionId, note?.version ?? 0, next.note)) {
       updates += 1;
-      deps.logger.info("note updated", { sessionId, version: next.version, coveredThroughSeq: next.coveredThroughSeq, author: next.author });
+      const { version, coveredThroughSeq, author } = next.note;
+      // The vendor's prompt cache: how much of the request it served (the fork reuses the session's prefix).
+      deps.logger.info("note updated", { sessionId, version, coveredThroughSeq, author, inputTokens: next.inputTokens, cachedInputTokens: next.cachedInputTokens });
     }
   }
 }
@@ -141,7 +143,7 @@ async function foldIntoNote(
   tenant: string,
   input: { sessionId: string; owner: string; rule: SourceRule; note: NoteRecord | undefined; newTurns: Turn[]; contextWindowTokens: number; systemHash: string; toolsHash: string },
   options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
-): Promise<NoteRecord> {
+): Promise<{ note: NoteRecord; inputTokens?: number; cachedInputTokens?: number }> {
   const summarizer = deps.summarizerFor(input.rule);
   const covered = input.note?.coveredThroughSeq ?? 0;
   // A vendor gets the session's own prefix (system, tools, the turns since the runtime's last swap) so its prompt cache serves it.
@@ -163,5 +165,6 @@ async function foldIntoNote(
     { onProgress: renew, lastAttempt: options.lastAttempt, logger: deps.logger, ...(options.signal ? { signal: options.signal } : {}) },
   );
   const last = input.newTurns.at(-1)?.seq ?? covered;
-  return { text: draft.text, coveredThroughSeq: last, version: (input.note?.version ?? 0) + 1, state: draft.state, author };
+  const note = { text: draft.text, coveredThroughSeq: last, version: (input.note?.version ?? 0) + 1, state: draft.state, author };
+  return { note, ...(draft.inputTokens === undefined ? {} : { inputTokens: draft.inputTokens }), ...(draft.cachedInputTokens === undefined ? {} : { cachedInputTokens: draft.cachedInputTokens }) };
 }

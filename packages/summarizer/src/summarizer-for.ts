@@ -1,0 +1,75 @@
+import { createExtractiveSummarizer, type ExtractiveSummarizerOptions, type Summarizer } from "@loupe/conversation";
+import { AppError, isAppError } from "@loupe/errors";
+import { createAnthropicSummarizer } from "./anthropic-summarizer.js";
+import { createOpenAISummarizer } from "./openai-summarizer.js";
+import { resolveApiKey } from "./resolve-api-key.js";
+
+/** A source's summarizer settings (as rules store them: a key reference, never a key). "" = the default. */
+export interface SummarizerSettings {
+  driver: string;
+  model: string;
+  baseUrl: string;
+  keyRef: string;
+}
+
+/** Defaults for settings a source leaves empty, from LOUPE_SUMMARIZER_* variables. */
+export function summarizerDefaults(env: NodeJS.ProcessEnv): SummarizerSettings {
+  return {
+    driver: env["LOUPE_SUMMARIZER_DRIVER"] ?? "",
+    model: env["LOUPE_SUMMARIZER_MODEL"] ?? "",
+    baseUrl: env["LOUPE_SUMMARIZER_BASE_URL"] ?? "",
+    keyRef: env["LOUPE_SUMMARIZER_KEY_REF"] ?? "",
+  };
+}
+
+const DEFAULT_MODELS: Readonly<Record<string, string>> = { anthropic: "claude-haiku-4-5", openai: "gpt-5-mini" };
+
+/**
+ * Chooses the summarizer a source's settings select, filling empty fields from `defaults`: `extractive`
+ * (also when no driver is set anywhere), `anthropic` or `openai`. Instances are cached per settings. A key
+ * that cannot be resolved gives a summarizer that fails with `failed_precondition` naming the reference
+ * only, so callers fall back to the extractive one and say why.
+ */
+export function createSummarizerFor(
+  defaults: SummarizerSettings,
+  env: NodeJS.ProcessEnv,
+  extractiveOptions: ExtractiveSummarizerOptions = {},
+): (settings: SummarizerSettings) => Summarizer {
+  const extractive = createExtractiveSummarizer(extractiveOptions);
+  const cache = new Map<string, Summarizer>();
+  return (settings) => {
+    const merged = {
+      driver: settings.driver || defaults.driver || "extractive",
+      model: settings.model || defaults.model,
+      baseUrl: settings.baseUrl || defaults.baseUrl,
+      keyRef: settings.keyRef || defaults.keyRef,
+    };
+    if (merged.driver === "extractive") return extractive;
+    const id = JSON.stringify(merged);
+    let summarizer = cache.get(id);
+    if (summarizer === undefined) {
+      summarizer = build(merged, env);
+      cache.set(id, summarizer);
+    }
+    return summarizer;
+  };
+}
+
+function build(settings: SummarizerSettings, env: NodeJS.ProcessEnv): Summarizer {
+  try {
+    const options = {
+      apiKey: resolveApiKey(settings.keyRef, env),
+      model: settings.model || (DEFAULT_MODELS[settings.driver] ?? ""),
+      ...(settings.baseUrl === "" ? {} : { baseURL: settings.baseUrl }),
+    };
+    if (settings.driver === "anthropic") return createAnthropicSummarizer(options);
+    if (settings.driver === "openai") return createOpenAISummarizer(options);
+    throw new AppError("invalid_argument", `unknown summarizer driver [driver=${settings.driver.slice(0, 40)}]`);
+  } catch (error) {
+    const failure = isAppError(error) ? error : new AppError("failed_precondition", "summarizer could not be set up");
+    return {
+      name: settings.driver,
+      summarize: () => Promise.reject(new AppError(failure.code === "invalid_argument" ? "invalid_argument" : "failed_precondition", failure.message)),
+    };
+  }
+}
