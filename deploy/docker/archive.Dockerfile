@@ -22,13 +22,17 @@ COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY packages/archive-store/package.json packages/archive-store/
 COPY packages/client/package.json packages/client/
 COPY packages/config/package.json packages/config/
+COPY packages/conversation/package.json packages/conversation/
 COPY packages/errors/package.json packages/errors/
 COPY packages/events/package.json packages/events/
 COPY packages/grpc/package.json packages/grpc/
 COPY packages/projection/package.json packages/projection/
 COPY packages/proto/package.json packages/proto/
+COPY packages/rules/package.json packages/rules/
 COPY packages/runtime/package.json packages/runtime/
+COPY packages/session-store/package.json packages/session-store/
 COPY packages/state-store/package.json packages/state-store/
+COPY packages/summarizer/package.json packages/summarizer/
 COPY packages/telemetry/package.json packages/telemetry/
 COPY packages/testing/package.json packages/testing/
 COPY services/archive/package.json services/archive/
