@@ -148,4 +148,14 @@ describe("conversation: turn log, background notes, Compact (embedded)", () => {
     // The log stays readable after the session's state is released.
     assert.equal((await conversation.readHistory({ sessionId: "handover", address: "turn:1" })).turns.length, 1);
   });
+
+  it("forgets a session when its data is deleted: turn log, note and state", async () => {
+    await conversation.appendTurns({ sessionId: "forget me", turns: agentSession(2) });
+    await conversation.putNote({ sessionId: "forget me", text: "note", coveredThroughSeq: 2 });
+    const deleted = await fetch(`http://127.0.0.1:${String(loupe.httpPort)}/api/teams/local/sessions/${encodeURIComponent("forget me")}`, { method: "DELETE" });
+    assert.equal(deleted.status, 200);
+    await assert.rejects(conversation.getNote({ sessionId: "forget me" }), isCode("not_found"));
+    await assert.rejects(conversation.readHistory({ sessionId: "forget me", address: "turn:1" }), isCode("not_found"));
+    assert.equal((await conversation.searchHistory({ sessionId: "forget me", query: "parser" })).hits.length, 0);
+  });
 });

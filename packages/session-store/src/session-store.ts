@@ -56,6 +56,8 @@ export interface SessionStore {
   takePending(tenant: string, sessionId: string): Promise<boolean>;
   /** Deletes every key of the session (the turn log stays in the archive). Returns how many went. */
   release(tenant: string, sessionId: string): Promise<number>;
+  /** Deletes every session key of the tenant. Returns how many went. */
+  releaseAll(tenant: string): Promise<number>;
 }
 
 const MAX_ATTEMPTS = 16;
@@ -108,5 +110,6 @@ export function createSessionStore(state: StateStore): SessionStore {
     markPending: (tenant, sessionId) => state.set(key(tenant, sessionId, "pending"), "1"),
     takePending: (tenant, sessionId) => state.compareAndSet(key(tenant, sessionId, "pending"), "1", "0"),
     release: (tenant, sessionId) => state.deletePrefix(stateKeyPrefix(tenant, "session", sessionId)),
+    releaseAll: (tenant) => state.deletePrefix(stateKeyPrefix(tenant, "session")),
   };
 }

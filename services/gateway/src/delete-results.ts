@@ -1,6 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import type { DeleteRequestSchema, DeleteResultsRequest, DeleteResultsResponse } from "@loupe/proto";
+import type { SessionStore } from "@loupe/session-store";
 import type { ArchiveClient } from "./archive-client.js";
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
@@ -32,10 +33,15 @@ export function validateDeleteTarget(target: DeleteResultsRequest["target"]): No
 
 /**
  * ProjectionService.DeleteResults: deletes the caller's results (one, a session's, or all) in the archive,
- * with the records, index entries and the blobs no remaining result uses.
+ * with the records, index entries and the blobs no remaining result uses; a session's or tenant's turn
+ * logs, and with `sessions` their notes and session state.
  * @throws AppError `invalid_argument` for a bad target; the archive's errors otherwise
  */
-export async function deleteResults(request: DeleteResultsRequest, tenant: string, archive: ArchiveClient, signal?: AbortSignal): Promise<DeleteResultsResponse> {
-  const response = await archive.delete(tenant, { target: validateDeleteTarget(request.target) }, signal);
+export async function deleteResults(request: DeleteResultsRequest, tenant: string, archive: ArchiveClient, signal?: AbortSignal, sessions?: SessionStore): Promise<DeleteResultsResponse> {
+  const target = validateDeleteTarget(request.target);
+  const response = await archive.delete(tenant, { target }, signal);
+  // A session's (or the tenant's) turn logs went with the archive delete; its notes and meta go too.
+  if (target.case === "sessionId") await sessions?.release(tenant, target.value);
+  if (target.case === "tenant") await sessions?.releaseAll(tenant);
   return { $typeName: "loupe.v1.DeleteResultsResponse", resultsDeleted: response.resultsDeleted, blobsDeleted: response.blobsDeleted };
 }

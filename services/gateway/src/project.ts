@@ -7,6 +7,7 @@ import type { ArchiveClient } from "./archive-client.js";
 import { checkPath } from "./changed-path.js";
 import type { PathRevisions } from "./path-revisions.js";
 import type { SourceRules } from "@loupe/rules";
+import type { SessionStore } from "@loupe/session-store";
 import type { StateStore } from "@loupe/state-store";
 import { redactResult } from "./redact-result.js";
 import { resultIdFor } from "./result-id.js";
@@ -35,6 +36,8 @@ export interface ProjectDeps {
   sourceRules: SourceRules;
   /** Shared state (rule pins of the history cut). */
   state: StateStore;
+  /** Session state released with a session's or tenant's data (DeleteResults). */
+  sessions?: SessionStore;
   /** Latest revision per (tenant, session, path) for file reads. */
   pathRevisions: PathRevisions;
   logger: Logger;

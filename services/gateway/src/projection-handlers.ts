@@ -45,7 +45,7 @@ export function createProjectionHandlers(
           return response;
         }),
       ),
-    deleteResults: (request, context) => deleteResults(request, LOCAL_TENANT, deps.archive, context.signal),
+    deleteResults: (request, context) => deleteResults(request, LOCAL_TENANT, deps.archive, context.signal, deps.sessions),
     cutHistory: (request) =>
       withSpan("loupe.cut_history", { "loupe.source": request.source }, async (span) => {
         const answer = await cutHistoryFor(request, LOCAL_TENANT, deps.sourceRules, deps.state, deps.counter);

@@ -70,11 +70,12 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   const bus = deps.bus ?? (config.natsUrl === undefined ? undefined : await createJetStreamBus({ servers: config.natsUrl, name: "loupe-gateway" }));
   if (bus === undefined) logger.warn("LOUPE_NATS_URL is unset: AppendTurns is refused (turns could not reach the note-worker)");
   else await bus.ensureStream(defaultStreamConfig());
+  const sessions = createSessionStore(state);
   const chooseSummarizer = createSummarizerFor(config.summarizer, process.env);
   const conversationHandlers = createConversationHandlers(
     {
       archive,
-      sessions: createSessionStore(state),
+      sessions,
       rules: sourceRules,
       bus,
       counter: tokenCounters.o200k_base,
@@ -102,6 +103,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       pathRevisions: createPathRevisions(state, config.retentionDays * DAY_MS),
       sourceRules,
       state,
+      sessions,
       logger,
     },
     logger,
@@ -120,7 +122,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     ],
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
-  const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal) });
+  const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal, sessions) });
   const routes = createHttpRoutes({ handlers, rulesHandlers, conversationHandlers, restApi, sourceRules, state, config, counter: tokenCounters.o200k_base, logger });
   const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes, onError: (error) => logger.error("http request failed", { error }) });
   logger.info("gateway started", { grpcPort: grpc.port, httpPort: http.port, archive: config.archiveAddress });
