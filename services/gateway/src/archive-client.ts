@@ -2,8 +2,8 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createGrpcClient } from "@loupe/grpc";
 import {
   ArchiveService,
-  type ArchiveAppendTurnsRequestSchema,
-  type ArchiveAppendTurnsResponse,
+  type ArchiveServiceAppendTurnsRequestSchema,
+  type ArchiveServiceAppendTurnsResponse,
   type DeleteRequestSchema,
   type DeleteResponse,
   type PutHeaderSchema,
@@ -30,7 +30,7 @@ export interface ArchiveClient {
   search(tenant: string, request: MessageInitShape<typeof SearchRequestSchema>, signal?: AbortSignal): Promise<SearchResponse>;
   /** Deletes results of `tenant` (one, a session's, or all); rejects with AppError as the archive answered. */
   delete(tenant: string, request: MessageInitShape<typeof DeleteRequestSchema>, signal?: AbortSignal): Promise<DeleteResponse>;
-  appendTurns(tenant: string, request: MessageInitShape<typeof ArchiveAppendTurnsRequestSchema>, signal?: AbortSignal): Promise<ArchiveAppendTurnsResponse>;
+  appendTurns(tenant: string, request: MessageInitShape<typeof ArchiveServiceAppendTurnsRequestSchema>, signal?: AbortSignal): Promise<ArchiveServiceAppendTurnsResponse>;
   readTurns(tenant: string, request: MessageInitShape<typeof ReadTurnsRequestSchema>, signal?: AbortSignal): Promise<ReadTurnsResponse>;
   searchTurns(tenant: string, request: MessageInitShape<typeof SearchTurnsRequestSchema>, signal?: AbortSignal): Promise<SearchTurnsResponse>;
   close(): void;
