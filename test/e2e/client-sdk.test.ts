@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createLoupeClient, projectAnthropicMessages, recoverRequestFrom, type AnthropicMessage, type LoupeClient } from "@loupe/client";
+import { CompactPath, HistoryFormat } from "@loupe/proto";
 import { isAppError } from "@loupe/errors";
 import { freePort, startLoupeProcess } from "@loupe/testing";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
@@ -85,6 +86,21 @@ describe("@loupe/client against embedded Loupe", () => {
     assert.ok(bashView.includes("test 03000:"), "the last line is kept");
     assert.deepEqual(read, { type: "tool_result", tool_use_id: "toolu_read", content: readOutput }, "a result that fits comes back unchanged");
   });
+  it("streams turns, compacts and reads history through the SDK; a retried append counts duplicates", async () => {
+    const turns = [
+      { seq: 1, role: "user", parts: [{ content: { case: "text" as const, value: "Upgrade the lockfile and run the tests." } }] },
+      { seq: 2, role: "assistant", parts: [{ content: { case: "text" as const, value: "Running pnpm install." } }] },
+    ];
+    const first = await client.appendTurns({ sessionId: "sdk-turns", source: "sdk", turns, contextWindowTokens: 100_000 });
+    assert.equal(first.accepted, 2);
+    const again = await client.appendTurns({ sessionId: "sdk-turns", turns });
+    assert.deepEqual([again.accepted, again.duplicates], [0, 2]);
+    const compacted = await client.compact({ sessionId: "sdk-turns", format: HistoryFormat.OPENAI_CHAT, contextLimitTokens: 100_000 });
+    assert.equal(compacted.path, CompactPath.PREPARED);
+    const history = await client.readHistory({ sessionId: "sdk-turns", address: "turn:2" });
+    assert.match(history.text, /pnpm install/);
+    assert.equal((await client.searchHistory({ sessionId: "sdk-turns", query: "lockfile" })).hits[0]?.address, "turn:1");
+  });
 });
 
 describe("@loupe/client retries", () => {
@@ -109,4 +125,5 @@ describe("@loupe/client retries", () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+
 });

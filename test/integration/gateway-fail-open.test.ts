@@ -30,6 +30,9 @@ describe("gateway fail-open (invariant 6)", () => {
           stat: () => Promise.reject(new Error("unused")),
           search: () => Promise.reject(new Error("unused")),
           delete: () => Promise.reject(new Error("unused")),
+          appendTurns: () => Promise.reject(new Error("unused")),
+          readTurns: () => Promise.reject(new Error("unused")),
+          searchTurns: () => Promise.reject(new Error("unused")),
         }),
       ],
     });

@@ -11,6 +11,7 @@
 export { createLoupeClient, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS } from "./loupe-client.js";
 export { DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, DEFAULT_MAX_RETRY_DELAY_MS } from "./call-with-retries.js";
 export type { LoupeClient, LoupeClientOptions, LoupeCallOptions, LoupeCall } from "./loupe-client.js";
+export type { ConversationCalls } from "./conversation-calls.js";
 export type { RecoverInput } from "./recover-all.js";
 
 // Vendor-message helpers (pure, no network).

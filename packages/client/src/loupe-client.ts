@@ -14,11 +14,16 @@ import {
   type RecoverResponseSchema,
   type SetSourceLimitRequestSchema,
   type SetSourceLimitResponseSchema,
+  ConversationService,
   ProjectionService,
   RulesService,
 } from "@loupe/proto";
 import { callWithRetries, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, type RetryPolicy } from "./call-with-retries.js";
+import type { ConversationCalls } from "./conversation-calls.js";
+import type { LoupeCall, LoupeCallOptions } from "./loupe-call.js";
 import { recoverAll, type RecoverInput } from "./recover-all.js";
+
+export type { LoupeCall, LoupeCallOptions } from "./loupe-call.js";
 
 /** Default Loupe gRPC address. */
 export const DEFAULT_ADDRESS = "127.0.0.1:50051";
@@ -43,16 +48,6 @@ export interface LoupeClientOptions {
   metadata?: Readonly<Record<string, string>>;
 }
 
-/** Per-call options of a {@link LoupeClient} method. */
-export interface LoupeCallOptions {
-  /** Cancels the call (and any retry delay): it fails with AppError `cancelled`. */
-  signal?: AbortSignal;
-  /** Deadline of this call in ms (attempts and retry delays), instead of the client's. */
-  timeoutMs?: number;
-}
-
-/** One typed call: a request init in, the response message out. */
-export type LoupeCall<I extends DescMessage, O extends DescMessage> = (request: MessageInitShape<I>, options?: LoupeCallOptions) => Promise<MessageShape<O>>;
 
 /**
  * The Loupe SDK client. Every call fails with an AppError (`unavailable`,
@@ -63,7 +58,7 @@ export type LoupeCall<I extends DescMessage, O extends DescMessage> = (request: 
  * read). `cutHistory`, `deleteResults` and `setSourceLimit` are attempted once:
  * an `unavailable` answer does not prove they had no effect.
  */
-export interface LoupeClient {
+export interface LoupeClient extends ConversationCalls {
   /** Saves a tool result and returns its first view (retried). */
   project: LoupeCall<typeof ProjectRequestSchema, typeof ProjectResponseSchema>;
   /** Reads an omitted range of, or searches, a saved result: one page (retried). */
@@ -101,6 +96,7 @@ export function createLoupeClient(options: LoupeClientOptions = {}): LoupeClient
   const grpcOptions = { maxResultBytes, channel, ...(options.metadata ? { metadata: options.metadata } : {}) };
   const projection = createGrpcClient(ProjectionService, address, grpcOptions);
   const rules = createGrpcClient(RulesService, address, grpcOptions);
+  const conversation = createGrpcClient(ConversationService, address, grpcOptions);
   const policy: RetryPolicy = {
     retries: options.retries ?? DEFAULT_RETRIES,
     retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
@@ -129,6 +125,13 @@ export function createLoupeClient(options: LoupeClientOptions = {}): LoupeClient
     deleteResults: wrap(projection.deleteResults, false),
     setSourceLimit: wrap(rules.setSourceLimit, false),
     getSourceLimit: wrap(rules.getSourceLimit, true),
+    appendTurns: wrap(conversation.appendTurns, true),
+    compact: wrap(conversation.compact, true),
+    readHistory: wrap(conversation.readHistory, true),
+    searchHistory: wrap(conversation.searchHistory, true),
+    getNote: wrap(conversation.getNote, true),
+    putNote: wrap(conversation.putNote, false),
+    endSession: wrap(conversation.endSession, false),
     close: () => channel.close(),
   };
 }
