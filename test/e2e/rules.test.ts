@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
 import { createGrpcClient } from "@loupe/grpc";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { createTokenCounter } from "@loupe/projection";
-import { HistoryFormat, RulesService } from "@loupe/proto";
+import { HistoryFormat, RecoverRequestSchema, RulesService } from "@loupe/proto";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
 import { textOf } from "../support/recover-omission.js";
@@ -80,6 +81,36 @@ describe("per-app rules (RulesService and REST)", () => {
     const fresh = after.messages[3]?.content[0]?.content ?? "";
     assert.ok(fresh.length < 2200 && fresh.includes("characters omitted"), "the new result gets the new rule");
     rules.close();
+  });
+
+  it("projects eligible results in mode project: the first view with its continuations, the same bytes on every call", async () => {
+    const rules = createGrpcClient(RulesService, `127.0.0.1:${String(loupe.grpcPort)}`, { maxResultBytes: 1024 * 1024 });
+    await rules.setSourceLimit({ source: "project-app", limit: { keepLimitChars: 8000, mode: "project", budgetTokens: 500 } });
+    rules.close();
+    const output = numberedLines(3000, "build");
+    const history = new TextEncoder().encode(
+      JSON.stringify({
+        model: "claude",
+        messages: [
+          { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "make" } }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: output }] },
+        ],
+      }),
+    );
+    const call = () => loupe.client.cutHistory({ source: "project-app", format: HistoryFormat.ANTHROPIC, historyJson: history });
+    const first = await call();
+    const again = await call();
+    assert.ok(Buffer.from(first.historyJson).equals(Buffer.from(again.historyJson)), "byte-identical on every call");
+    assert.equal(first.cutResults, 1);
+    const body = JSON.parse(new TextDecoder().decode(first.historyJson)) as { messages: Array<{ content: Array<{ content?: string }> }> };
+    const view = body.messages[1]?.content[0]?.content ?? "";
+    assert.ok(counter.count(view) <= 500, "within the rule's budget");
+    const continuation = /recover with (\{[^\n]*\})/.exec(view)?.[1];
+    assert.ok(continuation, view.slice(0, 400));
+    const recovered = await loupe.client.recover(fromJson(RecoverRequestSchema, JSON.parse(continuation) as JsonValue));
+    const page = recovered.parts.map((part) => (part.content.case === "text" ? part.content.value : "")).join("");
+    assert.ok(page.length > 0 && output.includes(page), "the continuation reads the saved output");
+    assert.ok(first.savedTokens > 0);
   });
 
   it("serves PUT and GET /api/teams/{team}/source-limits, partial and validated, and hides other teams", async () => {

@@ -40,6 +40,8 @@ export interface GatewayConfig {
   summarizer: SummarizerSettings;
   /** The context window assumed for a session that states none (LOUPE_CONTEXT_WINDOW_TOKENS). */
   contextWindowTokens: number;
+  /** Bearer token that makes an HTTP caller admin (MCP set_app_limit); undefined = no caller is (LOUPE_ADMIN_TOKEN). */
+  adminToken: string | undefined;
 }
 
 export const DEFAULT_GRPC_PORT = 50051;
@@ -77,8 +79,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", 7, problems, { min: 1, max: 3650 }),
     contextWindowTokens: readInt(env, "LOUPE_CONTEXT_WINDOW_TOKENS", DEFAULT_CONTEXT_WINDOW_TOKENS, problems, { min: 1000, max: 10_000_000 }),
     summarizer: summarizerDefaults(env),
+    adminToken: readOptionalString(env, "LOUPE_ADMIN_TOKEN"),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
+  if (config.adminToken !== undefined && !/^\S{16,}$/.test(config.adminToken)) problems.push("LOUPE_ADMIN_TOKEN must be at least 16 characters, without spaces");
   if (!/^[^:\s]+:\d+$/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);
   if (!["", "extractive", "anthropic", "openai"].includes(config.summarizer.driver)) problems.push(`LOUPE_SUMMARIZER_DRIVER=${JSON.stringify(config.summarizer.driver)} must be extractive, anthropic or openai`);
   throwOnProblems("gateway", problems);

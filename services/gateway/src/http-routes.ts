@@ -35,6 +35,7 @@ import type { HttpRoute, Logger } from "@loupe/runtime";
 import type { GatewayConfig } from "./config.js";
 import { createJsonApi, jsonEndpoint } from "./json-api.js";
 import { LOCAL_TENANT } from "./projection-handlers.js";
+import { createHistoryProjector } from "./cut-history/history-projector.js";
 import { createVendorProxy } from "./proxy/vendor-proxy.js";
 import { createSourceLimitsRoute } from "./source-limits-route.js";
 import type { SourceRules } from "@loupe/rules";
@@ -89,6 +90,7 @@ export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
       rules: deps.sourceRules,
       state: deps.state,
       counter: deps.counter,
+      projectText: createHistoryProjector((request) => handlers.project(request, contextOf(new AbortController().signal))),
       logger: deps.logger,
     }),
   ];

@@ -5,6 +5,7 @@ import type { Logger } from "@loupe/runtime";
 import { deleteResults } from "./delete-results.js";
 import { project, type ProjectDeps } from "./project.js";
 import { cutHistoryFor } from "./cut-history/cut-history-handler.js";
+import { createHistoryProjector } from "./cut-history/history-projector.js";
 import { recover, type RecoverDeps } from "./recover.js";
 
 /** The tenant until authentication exists (DESIGN: Identity). */
@@ -26,6 +27,7 @@ export function createProjectionHandlers(
     recordSpanEvent("loupe.archive.put_failed", { error: error instanceof Error ? error.message : String(error) });
     logger.warn("archive put failed; answering fail-open", { error });
   };
+  const projectText = createHistoryProjector((request) => project(request, LOCAL_TENANT, { ...deps, onArchiveFailure }));
   return {
     project: (request) =>
       withSpan("loupe.project", { "loupe.tool_name": request.result?.toolName ?? "", "loupe.budget_tokens": request.budgetTokens }, async (span) => {
@@ -48,7 +50,7 @@ export function createProjectionHandlers(
     deleteResults: (request, context) => deleteResults(request, LOCAL_TENANT, deps.archive, context.signal, deps.sessions),
     cutHistory: (request) =>
       withSpan("loupe.cut_history", { "loupe.source": request.source }, async (span) => {
-        const answer = await cutHistoryFor(request, LOCAL_TENANT, deps.sourceRules, deps.state, deps.counter);
+        const answer = await cutHistoryFor(request, LOCAL_TENANT, deps.sourceRules, deps.state, deps.counter, projectText);
         span.setAttributes({ "loupe.cut_results": answer.cutResults ?? 0, "loupe.saved_tokens": answer.savedTokens ?? 0 });
         return answer;
       }),

@@ -9,7 +9,8 @@ const SHORTEST_CUTTABLE = 201;
 /** How long a result stays pinned to the rule version it was first seen under. */
 export const PIN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-const cutRuleOf = (rule: SourceRule): CutRule => ({ keepLimitChars: rule.keepLimitChars, keepHeadChars: rule.keepHeadChars, keepTailChars: rule.keepTailChars, keepTools: rule.keepTools });
+/** The history-cut fields of a rule. */
+export const cutRuleOf = (rule: SourceRule): CutRule => ({ keepLimitChars: rule.keepLimitChars, keepHeadChars: rule.keepHeadChars, keepTailChars: rule.keepTailChars, keepTools: rule.keepTools });
 
 function identity(result: HistoryToolResult): string {
   return createHash("sha256").update(`${result.toolName}\u0000${result.text}`).digest("base64url").slice(0, 32);
@@ -21,9 +22,9 @@ function identity(result: HistoryToolResult): string {
  * to results first seen after it, so a live session's history keeps the same
  * bytes (and its prompt cache) request after request.
  */
-export async function pinnedRules(state: StateStore, rules: SourceRules, tenant: string, source: string, current: SourceRule, results: readonly HistoryToolResult[]): Promise<Map<HistoryToolResult, CutRule>> {
-  const pinned = new Map<HistoryToolResult, CutRule>();
-  const snapshots = new Map<number, CutRule>([[current.version, cutRuleOf(current)]]);
+export async function pinnedRules(state: StateStore, rules: SourceRules, tenant: string, source: string, current: SourceRule, results: readonly HistoryToolResult[]): Promise<Map<HistoryToolResult, SourceRule>> {
+  const pinned = new Map<HistoryToolResult, SourceRule>();
+  const snapshots = new Map<number, SourceRule>([[current.version, current]]);
   for (const result of results) {
     if (result.text.length < SHORTEST_CUTTABLE) continue;
     const key = stateKey(tenant, "cut-pin", source, identity(result));
@@ -36,9 +37,9 @@ export async function pinnedRules(state: StateStore, rules: SourceRules, tenant:
     }
     if (!snapshots.has(version)) {
       const snapshot = await rules.atVersion(tenant, source, version);
-      snapshots.set(version, snapshot ? cutRuleOf(snapshot) : cutRuleOf(current));
+      snapshots.set(version, snapshot ?? current);
     }
-    pinned.set(result, snapshots.get(version) ?? cutRuleOf(current));
+    pinned.set(result, snapshots.get(version) ?? current);
   }
   return pinned;
 }

@@ -6,6 +6,7 @@ import { HistoryFormat } from "@loupe/proto";
 import type { HttpRoute, Logger } from "@loupe/runtime";
 import { recordSpanEvent, withSpan } from "@loupe/telemetry";
 import { cutHistoryFor } from "../cut-history/cut-history-handler.js";
+import type { HistoryProjector } from "../cut-history/history-projector.js";
 import type { SourceRules } from "@loupe/rules";
 import type { StateStore } from "@loupe/state-store";
 
@@ -19,6 +20,8 @@ export interface VendorProxyOptions {
   rules: SourceRules;
   state: StateStore;
   counter: TokenCounter;
+  /** Replaces results by first views for apps whose rule says mode "project". */
+  projectText?: HistoryProjector;
   logger: Logger;
 }
 
@@ -98,7 +101,7 @@ export function createVendorProxy(options: VendorProxyOptions): HttpRoute {
         let sent = body;
         let saved = 0;
         if (format !== undefined && source !== "") {
-          const cut = await cutHistoryFor({ source, format, historyJson: body }, options.tenant, options.rules, options.state, options.counter);
+          const cut = await cutHistoryFor({ source, format, historyJson: body }, options.tenant, options.rules, options.state, options.counter, options.projectText);
           sent = cut.historyJson ?? body;
           saved = cut.savedTokens ?? 0;
           span.setAttributes({ "loupe.cut_results": cut.cutResults ?? 0, "loupe.saved_tokens": saved });
