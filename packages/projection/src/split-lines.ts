@@ -5,15 +5,17 @@
  * the input exactly; "" gives [].
  */
 export function splitLines(text: string): string[] {
-  const lines: string[] = [];
+  // Sized up front (counting is a fast scan): growing the array line by line copies it again and again on large texts.
+  const lines = new Array<string>(countLines(text));
+  let count = 0;
   let start = 0;
   for (;;) {
     const end = text.indexOf("\n", start);
     if (end === -1) break;
-    lines.push(text.slice(start, end + 1));
+    lines[count++] = text.slice(start, end + 1);
     start = end + 1;
   }
-  if (start < text.length) lines.push(text.slice(start));
+  if (start < text.length) lines[count++] = text.slice(start);
   return lines;
 }
 

@@ -37,12 +37,26 @@ export function signalLines(lines: readonly string[], text: string): Uint8Array 
     mask[line] = 1;
     anywhere.lastIndex = lineStart + (lines[line] ?? "").length;
   }
+  // The short literals, by native scans of the whole text too (they never span a line break): most texts have none.
+  for (const literal of SHORT_LITERALS) markOccurrences(lines, text, literal, mask);
   for (let index = 0; index < lines.length; index++) {
     if (mask[index] === 1) continue;
-    const value = lines[index] ?? "";
-    if (startsLikeEvidence(value) || SHORT_LITERALS.some((literal) => value.includes(literal))) mask[index] = 1;
+    if (startsLikeEvidence(lines[index] ?? "")) mask[index] = 1;
   }
   return mask;
+}
+
+/** Marks every line holding `literal` (which has no line break), from the text's occurrences. */
+function markOccurrences(lines: readonly string[], text: string, literal: string, mask: Uint8Array): void {
+  let line = 0;
+  let lineStart = 0;
+  for (let at = text.indexOf(literal); at !== -1; ) {
+    while (line < lines.length && lineStart + (lines[line] ?? "").length <= at) lineStart += (lines[line++] ?? "").length;
+    if (line >= lines.length) return;
+    mask[line] = 1;
+    lineStart += (lines[line++] ?? "").length;
+    at = text.indexOf(literal, lineStart);
+  }
 }
 
 function startsLikeEvidence(line: string): boolean {

@@ -40,7 +40,8 @@ export function chooseOutline(options: OutlineOptions): number[] {
   const levels = [...byLevel.keys()].sort((a, b) => a - b);
   return chooseWithin({
     lines,
-    candidates: levels.flatMap((level) => spread(byLevel.get(level) ?? [])),
+    // Lazily: the share is usually spent within the first level, long before every candidate is listed.
+    candidates: spreadLevels(levels.map((level) => byLevel.get(level) ?? [])),
     expected: headTailMask(lines.length, options.headEnd, options.tailStart),
     maxTokens: options.maxTokens,
     gapTokens: options.gapTokens,
@@ -48,16 +49,23 @@ export function chooseOutline(options: OutlineOptions): number[] {
   });
 }
 
+/** The items of each bucket in turn, each in the order of {@link spread}, generated as they are taken. */
+function* spreadLevels(buckets: readonly (readonly number[])[]): Generator<number> {
+  for (const items of buckets) yield* spreadOrder(items);
+}
+
 /** `items` reordered so that every prefix is spread over the whole list (bit-reversed positions: middle, quarters, eighths …). */
 export function spread<T>(items: readonly T[]): T[] {
+  return [...spreadOrder(items)];
+}
+
+function* spreadOrder<T>(items: readonly T[]): Generator<T> {
   let bits = 0;
   while (1 << bits < items.length) bits++;
-  const order: T[] = [];
   for (let counter = 0; counter < 1 << bits; counter++) {
     let reversed = 0;
     for (let bit = 0; bit < bits; bit++) if (counter & (1 << bit)) reversed |= 1 << (bits - 1 - bit);
     const item = items[reversed];
-    if (reversed < items.length && item !== undefined) order.push(item);
+    if (reversed < items.length && item !== undefined) yield item;
   }
-  return order;
 }

@@ -16,6 +16,10 @@ const NUMBER_PREFIX = /^ *\d+(?:\t|→|:)/;
 const FIRST_WORD =
   /(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub|unsafe|extern|inline|synchronized|def|class|function|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension|type|const|let|var)\b/y;
 
+// The letters FIRST_WORD's words start with: a line starting with another character needs no match.
+const FIRST_LETTERS = new Uint8Array(128);
+for (const letter of "acdefilmnoprstuv") FIRST_LETTERS[letter.charCodeAt(0)] = 1;
+
 /** Which extra outline patterns apply to a file, from its path. */
 export type OutlineLanguage = "c" | "markdown" | "other";
 
@@ -43,11 +47,20 @@ export function outlineLevel(line: string, numbered: boolean, language: OutlineL
     else break;
   }
   if (language === "markdown") return MARKDOWN_HEADING.test(content.slice(start)) ? content.indexOf(" ", start) - start - 1 : undefined;
-  // Most lines are ordinary code: one sticky match of the first word rules them out.
-  FIRST_WORD.lastIndex = start;
-  const keyword = FIRST_WORD.test(content);
+  // Most lines are ordinary code: their first letter, or else one sticky match of the first word, rules them out.
+  let keyword = false;
+  if (FIRST_LETTERS[content.charCodeAt(start)] === 1) {
+    FIRST_WORD.lastIndex = start;
+    keyword = FIRST_WORD.test(content);
+  }
   if (!keyword && (indent > 0 || language !== "c")) return undefined;
-  const code = content.slice(start).replace(/\r?\n$/, "");
+  // The line without its terminator ("\n" or "\r\n"); the characters before `start` are blanks, so `end` never passes it.
+  let end = content.length;
+  if (content.charCodeAt(end - 1) === 10) {
+    end--;
+    if (content.charCodeAt(end - 1) === 13) end--;
+  }
+  const code = content.slice(start, end);
   if (keyword && (DECLARATION.test(code) || METHOD.test(code))) return indent;
   if (indent > 0) return undefined;
   if (code.startsWith("export ") || BOUND_FUNCTION.test(code)) return 0;

@@ -1,7 +1,10 @@
 /** The directories a listing shows, as a tree of ids (0 is the unnamed root above everything). */
 export interface DirectoryTree {
-  /** The id of `path` ("a/b", "./a", "/x/y"; no trailing "/"), registering it and its ancestors. */
-  add(path: string): number;
+  /**
+   * The id of `path` ("a/b", "./a", "/x/y"; no trailing "/"), registering it and its ancestors.
+   * `parent`, when given, is the id of `parentPath(path)` (already registered): only the last name is then looked up.
+   */
+  add(path: string, parent?: number): number;
   /** The id of `path` when registered. */
   find(path: string): number | undefined;
   /** The id of `path` when registered, given the id of its parent (`parentPath(path)`); cheaper than `find`, as only the last name is looked up. */
@@ -16,7 +19,9 @@ export interface DirectoryTree {
 
 /** The directory part of a path: "a/b/c" → "a/b", "./a" → ".", "/a" → "/", "a" → "" (the root). */
 export function parentPath(path: string): string {
-  const slash = path.lastIndexOf("/");
+  // A loop from the end: lastIndexOf is a runtime call, and this runs for most lines of a listing.
+  let slash = path.length - 1;
+  while (slash >= 0 && path.charCodeAt(slash) !== 47) slash--;
   if (slash === -1) return "";
   if (slash === 0) return path === "/" ? "" : "/";
   return path.slice(0, slash);
@@ -30,16 +35,35 @@ export function createDirectoryTree(): DirectoryTree {
   const path = [""];
   // Per id: its children by the name after the parent's path (see nameIn).
   const children: (Map<string, number> | undefined)[] = [];
+  // Per id: a bit per length of its children's names (modulo 32), so most `child` misses need no lookup.
+  const nameLengths: number[] = [];
   // Consecutive lines mostly sit in one directory: remember the last answer.
   let lastName = "";
   let lastId = 0;
-  const add = (name: string): number => {
+  const register = (item: string, above: number): number => {
+    const id = path.length;
+    ids.set(item, id);
+    const siblings = children[above] ?? new Map<string, number>();
+    children[above] = siblings;
+    const name = nameIn(path[above] ?? "", item);
+    siblings.set(name, id);
+    nameLengths[above] = (nameLengths[above] ?? 0) | (1 << (name.length & 31));
+    parent.push(above);
+    depth.push((depth[above] ?? 0) + 1);
+    path.push(item);
+    return id;
+  };
+  const add = (name: string, known?: number): number => {
     if (name === lastName) return lastId;
-    const known = ids.get(name);
+    lastName = name;
     if (known !== undefined) {
-      lastName = name;
-      lastId = known;
-      return known;
+      lastId = child(known, name) ?? register(name, known);
+      return lastId;
+    }
+    const found = ids.get(name);
+    if (found !== undefined) {
+      lastId = found;
+      return found;
     }
     // Register missing ancestors first, without recursion (paths can be deep).
     const missing: string[] = [];
@@ -49,18 +73,7 @@ export function createDirectoryTree(): DirectoryTree {
       cursor = parentPath(cursor);
     }
     let above = ids.get(cursor) ?? 0;
-    for (const item of missing.reverse()) {
-      const id = path.length;
-      ids.set(item, id);
-      const siblings = children[above] ?? new Map<string, number>();
-      children[above] = siblings;
-      siblings.set(nameIn(path[above] ?? "", item), id);
-      parent.push(above);
-      depth.push((depth[above] ?? 0) + 1);
-      path.push(item);
-      above = id;
-    }
-    lastName = name;
+    for (const item of missing.reverse()) above = register(item, above);
     lastId = above;
     return above;
   };
@@ -75,7 +88,12 @@ export function createDirectoryTree(): DirectoryTree {
     }
     return a;
   };
-  const child = (id: number, name: string): number | undefined => children[id]?.get(nameIn(path[id] ?? "", name));
+  const child = (id: number, name: string): number | undefined => {
+    const above = path[id] ?? "";
+    const length = Math.max(0, name.length - (above === "" ? 0 : above === "/" ? 1 : above.length + 1));
+    if (((nameLengths[id] ?? 0) & (1 << (length & 31))) === 0) return undefined;
+    return children[id]?.get(nameIn(above, name));
+  };
   return { add, find: (name) => ids.get(name), child, parent, depth, path, commonAncestor };
 }
 

@@ -70,8 +70,11 @@ export function listingHeader(listing: Listing, subtree: Int32Array, maxTokens: 
 /** The deepest directory every line of the listing is about (the directory listed). */
 function baseDirectory(listing: Listing): number {
   let base = -1;
+  // A node already taken in leaves the base as it is: skip runs of lines about one directory.
+  let last = -1;
   for (const node of listing.nodeOf) {
-    if (node === -1 || node === base) continue;
+    if (node === -1 || node === base || node === last) continue;
+    last = node;
     base = base === -1 ? node : listing.tree.commonAncestor(base, node);
   }
   return Math.max(0, base);
@@ -86,12 +89,14 @@ function baseDirectory(listing: Listing): number {
 export function listingGapNotice(resultId: string, listing: Listing, maxDepth: number): DescribeGap {
   const { tree, nodeOf, isEntry } = listing;
   const before = new Int32Array(isEntry.length + 1);
-  isEntry.forEach((entry, index) => (before[index + 1] = (before[index] ?? 0) + entry));
+  for (let index = 0; index < isEntry.length; index++) before[index + 1] = (before[index] ?? 0) + (isEntry[index] ?? 0);
   return (startLine, endLine, totalLines) => {
     let common = -1;
+    let last = -1;
     for (let index = startLine - 1; index < endLine; index++) {
       const node = nodeOf[index] ?? -1;
-      if (node === -1 || node === common) continue;
+      if (node === -1 || node === common || node === last) continue;
+      last = node;
       common = common === -1 ? node : tree.commonAncestor(common, node);
     }
     while (common > 0 && (tree.depth[common] ?? 0) > maxDepth) common = tree.parent[common] ?? 0;

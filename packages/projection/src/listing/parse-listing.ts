@@ -39,6 +39,14 @@ export function parseListing(lines: readonly string[]): Listing {
   return listing;
 }
 
+/** NOTE.test(line), skipping the regular expression for lines that cannot match (most lines of a long listing). */
+function isNote(line: string): boolean {
+  const first = line.charCodeAt(0);
+  // t(otal) f(ind) l(s) d(u) g(rep), or a blank line: empty, or starting with whitespace (all of it is ≤ " " or non-ASCII).
+  const mayMatch = line === "" || first <= 32 || first >= 0x80 || first === 116 || first === 102 || first === 108 || first === 100 || first === 103;
+  return mayMatch && NOTE.test(line);
+}
+
 function clean(line: string): string {
   if (!line.endsWith("\n")) return line;
   return line.slice(0, line.endsWith("\r\n") ? -2 : -1);
@@ -46,9 +54,26 @@ function clean(line: string): string {
 
 function entryName(line: string): string {
   const text = clean(line);
-  const long = /^[-dlcbpsD][-rwx]/.test(text) ? LONG_FORMAT.exec(text) : null;
+  const long = mayBeLongFormat(text) ? LONG_FORMAT.exec(text) : null;
   const name = long ? (long[1] ?? "") : text;
   return withoutTrailingSlashes(name.includes(" -> ") ? name.replace(/ -> .*$/, "") : name);
+}
+
+/** /^[-dlcbpsD][-rwx]/ without a regular expression call per line. */
+function mayBeLongFormat(text: string): boolean {
+  const type = text.charCodeAt(0);
+  const mode = text.charCodeAt(1);
+  // - d l c b p s D, then - r w x
+  const isType = type === 45 || type === 100 || type === 108 || type === 99 || type === 98 || type === 112 || type === 115 || type === 68;
+  return isType && (mode === 45 || mode === 114 || mode === 119 || mode === 120);
+}
+
+/** /:\r?\n?$/ (the line ends in ":"), without a regular expression scan of the line. */
+function endsWithColon(line: string): boolean {
+  let end = line.length;
+  if (line.charCodeAt(end - 1) === 10) end--;
+  if (line.charCodeAt(end - 1) === 13) end--;
+  return line.charCodeAt(end - 1) === 58;
 }
 
 /** "a/b/" → "a/b"; "/" stays "/". */
@@ -60,22 +85,34 @@ function withoutTrailingSlashes(path: string): string {
 
 function isLsHeader(lines: readonly string[], index: number): boolean {
   const line = lines[index] ?? "";
-  if (!/:\r?\n?$/.test(line)) return false;
+  if (!endsWithColon(line)) return false;
   return LS_HEADER.test(line) && !NOTE.test(line) && (index === 0 || clean(lines[index - 1] ?? "") === "");
 }
 
 function parsePaths(lines: readonly string[], listing: Listing): void {
   const { tree, isEntry, parentOf, nodeOf } = listing;
   const paths: (string | undefined)[] = new Array<string | undefined>(lines.length);
+  // Consecutive entries mostly share a directory: compare before looking it up.
+  let lastDirectory = "";
+  let lastId = -1;
   // Every entry's directory first, so a line naming a directory can be recognized below.
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] ?? "";
-    if (NOTE.test(line)) continue;
+    if (isNote(line)) continue;
     const path = entryName(line);
     if (path === "") continue;
     paths[index] = path;
     isEntry[index] = 1;
-    parentOf[index] = tree.add(parentPath(path));
+    const previous = index > 0 ? paths[index - 1] : undefined;
+    const slash = lastSlash(path);
+    const directory = slash > 0 ? path.slice(0, slash) : parentPath(path);
+    if (lastId === -1 || directory !== lastDirectory) {
+      // A directory the line before names is registered as that line's string, so the check below compares it by identity.
+      const underPrevious = directory === previous;
+      lastDirectory = underPrevious ? previous : directory;
+      lastId = underPrevious ? tree.add(previous, parentOf[index - 1]) : tree.add(directory);
+    }
+    parentOf[index] = lastId;
   }
   for (let index = 0; index < lines.length; index++) {
     const path = paths[index];
@@ -85,6 +122,13 @@ function parsePaths(lines: readonly string[], listing: Listing): void {
     const parent = parentOf[index] ?? 0;
     nodeOf[index] = next !== -1 && tree.path[next] === path ? next : (tree.child(parent, path) ?? parent);
   }
+}
+
+/** The index of the last "/" in a path, -1 when none. */
+function lastSlash(path: string): number {
+  let index = path.length - 1;
+  while (index >= 0 && path.charCodeAt(index) !== 47) index--;
+  return index;
 }
 
 function parseLsBlocks(lines: readonly string[], listing: Listing): void {

@@ -18,7 +18,8 @@ export function commonDirectory(files: readonly string[]): string {
   if (first === undefined || rest.length === 0) return "";
   let length = first.lastIndexOf("/") + 1;
   for (const file of rest) {
-    while (length > 0 && !file.startsWith(first.slice(0, length))) length = first.lastIndexOf("/", length - 2) + 1;
+    // At length 1 (the prefix "/") no shorter prefix ends in "/": stop at none (a negative lastIndexOf start finds index 0 again).
+    while (length > 0 && !file.startsWith(first.slice(0, length))) length = length === 1 ? 0 : first.lastIndexOf("/", length - 2) + 1;
   }
   return length > 2 ? first.slice(0, length) : "";
 }
