@@ -114,7 +114,8 @@ describe("note-workers: two replicas, one SIGKILLed mid-batch and restarted (NAT
           if (index !== 0 || batch !== 3 || killed) return;
           const victim = workers[0];
           assert.ok(victim);
-          await victim.waitFor(/note updated/, 30_000);
+          // Best when it is writing notes; kill it anyway if the other replica took all the work so far.
+          await victim.waitFor(/note updated/, 15_000).catch(() => undefined);
           killed = true;
           await victim.stop("SIGKILL");
           await startWorker(`a-${run}`);
