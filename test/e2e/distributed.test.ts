@@ -32,7 +32,7 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
     const gatewayPort = await freePort();
     const s3 = shared;
     archive = startLoupeProcess(["archive"], { ...s3ProcessEnv(s3, `loupe-e2e-${run}`), LOUPE_GRPC_PORT: String(archivePort), LOUPE_HTTP_PORT: String(await freePort()) });
-    noteWorker = startLoupeProcess(["note-worker"], { LOUPE_NATS_URL: NATS_URL, LOUPE_NOTE_WORKER_DURABLE: durable, LOUPE_GRPC_PORT: String(await freePort()), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_LOG_LEVEL: "debug" });
+    noteWorker = startLoupeProcess(["note-worker"], { LOUPE_NATS_URL: NATS_URL, LOUPE_NOTE_WORKER_DURABLE: durable, LOUPE_NOTE_WORKER_START_AT: "new", LOUPE_GRPC_PORT: String(await freePort()), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_LOG_LEVEL: "debug" });
     gateway = startLoupeProcess(["gateway"], { LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`, LOUPE_GRPC_PORT: String(gatewayPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_RESULT_ID_SECRET: `e2e-${run}`, LOUPE_REDIS_URL: "redis://127.0.0.1:6379" });
     await Promise.all([archive.waitFor(/archive started/), noteWorker.waitFor(/note-worker started/), gateway.waitFor(/gateway started/)]);
     client = createGrpcClient(ProjectionService, `127.0.0.1:${String(gatewayPort)}`, { maxResultBytes: 64 * 1024 * 1024 });

@@ -61,6 +61,7 @@ describe("note-workers: two replicas, one SIGKILLed mid-batch and restarted (NAT
       LOUPE_REDIS_URL: REDIS_URL,
       LOUPE_ARCHIVE_ADDR: archiveAddress,
       LOUPE_NOTE_WORKER_DURABLE: durable,
+      LOUPE_NOTE_WORKER_START_AT: "new",
       LOUPE_NOTE_WORKER_ID: name,
       LOUPE_NOTE_WORKER_ACK_WAIT_MS: "2000",
       LOUPE_NOTE_LEASE_MS: "2000",

@@ -64,6 +64,11 @@ export interface ConsumeOptions {
    * throws `failed_precondition`.
    */
   filterSubject: string;
+  /**
+   * Where a durable that does not exist yet starts: `all` (default) from the first stored message, `new`
+   * with messages stored after it is created. Ignored when the durable exists.
+   */
+  startAt?: "all" | "new";
   /** How long a delivery may stay unsettled before it is redelivered, in ms. Default 30_000. */
   ackWaitMs?: number;
   /** Deliveries per message, the first included; after the last one it is not redelivered. Default 10. */

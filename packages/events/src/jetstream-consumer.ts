@@ -26,7 +26,7 @@ export async function ensureConsumer(jsm: JetStreamManager, stream: string, opti
       throw error;
     });
     if (!info) {
-      const config = { durable_name: options.durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All };
+      const config = { durable_name: options.durable, ack_policy: AckPolicy.Explicit, deliver_policy: options.startAt === "new" ? DeliverPolicy.New : DeliverPolicy.All };
       await jsm.consumers.add(stream, { ...config, ...limits, filter_subject: options.filterSubject });
       return;
     }

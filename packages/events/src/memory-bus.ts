@@ -81,7 +81,7 @@ export async function createMemoryBus(options: MemoryBusOptions = {}): Promise<B
     const resolved = resolveConsumeOptions(streamName, consumeOptions);
     const stream = streams.get(streamName);
     if (!stream) throw new AppError("not_found", `stream not found [stream=${streamName}]`);
-    const consumer = stream.consumer(resolved.durable, resolved.filterSubject, resolved.ackWaitMs, resolved.maxDeliver);
+    const consumer = stream.consumer(resolved.durable, resolved.filterSubject, resolved.ackWaitMs, resolved.maxDeliver, resolved.startAt);
     const stopWork = consumer.subscribe(resolved.maxMessages, resolved.handler);
     const { subscription } = createSubscriptionHandle(async () => {
       await stopWork();

@@ -86,11 +86,11 @@ export class MemoryStream implements ConsumerHost {
 
   /**
    * The durable consumer named `durable`, created when missing (from the
-   * first stored message on).
+   * first stored message on, or with `startAt` "new" after the last one).
    *
    * @throws AppError `failed_precondition` when it exists with another filter
    */
-  consumer(durable: string, filterSubject: string, ackWaitMs: number, maxDeliver: number): MemoryConsumer {
+  consumer(durable: string, filterSubject: string, ackWaitMs: number, maxDeliver: number, startAt: "all" | "new" = "all"): MemoryConsumer {
     const existing = this.#consumers.get(durable);
     if (existing && existing.filterSubject !== filterSubject) {
       throw new AppError(
@@ -102,7 +102,7 @@ export class MemoryStream implements ConsumerHost {
       existing.configure(ackWaitMs, maxDeliver);
       return existing;
     }
-    const deliveredSeq = (this.#messages[0]?.seq ?? this.#visibleSeq + 1) - 1;
+    const deliveredSeq = startAt === "new" ? this.#visibleSeq : (this.#messages[0]?.seq ?? this.#visibleSeq + 1) - 1;
     const consumer = new MemoryConsumer(this, { filterSubject, ackWaitMs, maxDeliver, deliveredSeq, pending: {} });
     this.#consumers.set(durable, consumer);
     this.#saveState();

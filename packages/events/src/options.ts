@@ -21,6 +21,7 @@ export function resolveConsumeOptions(stream: string, options: ConsumeOptions): 
     ackWaitMs: options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
     maxDeliver: options.maxDeliver ?? DEFAULT_MAX_DELIVER,
     maxMessages: options.maxMessages ?? DEFAULT_MAX_MESSAGES,
+    startAt: options.startAt ?? "all",
     handler: options.handler,
     ...(options.signal ? { signal: options.signal } : {}),
   };
@@ -31,6 +32,7 @@ export function resolveConsumeOptions(stream: string, options: ConsumeOptions): 
   if (!isPositiveInteger(resolved.ackWaitMs)) problems.push(`ackWaitMs=${String(resolved.ackWaitMs)}`);
   if (!isPositiveInteger(resolved.maxDeliver)) problems.push(`maxDeliver=${String(resolved.maxDeliver)}`);
   if (!isPositiveInteger(resolved.maxMessages)) problems.push(`maxMessages=${String(resolved.maxMessages)}`);
+  if (resolved.startAt !== "all" && resolved.startAt !== "new") problems.push(`startAt=${JSON.stringify(resolved.startAt)}`);
   if (problems.length > 0) throw new AppError("invalid_argument", `invalid consume options [${problems.join(", ")}]`);
   return resolved;
 }

@@ -13,6 +13,8 @@ export interface NoteWorkerConfig {
   durableName: string;
   ackWaitMs: number;
   maxInFlight: number;
+  /** Where a durable created now starts: every stored event (`all`) or those after it (`new`). */
+  startAt: "all" | "new";
   /** Deliveries per event before it is dead-lettered. */
   maxDeliver: number;
   /** host:port of the archive (turn logs). */
@@ -55,6 +57,7 @@ export function loadConfig(env: Env = process.env): NoteWorkerConfig {
     durableName: readString(env, "LOUPE_NOTE_WORKER_DURABLE", DEFAULT_DURABLE_NAME),
     ackWaitMs: readInt(env, "LOUPE_NOTE_WORKER_ACK_WAIT_MS", DEFAULT_ACK_WAIT_MS, problems, { min: 1000, max: 3_600_000 }),
     maxInFlight: readInt(env, "LOUPE_NOTE_WORKER_MAX_IN_FLIGHT", DEFAULT_MAX_IN_FLIGHT, problems, { min: 1, max: 1024 }),
+    startAt: readEnum(env, "LOUPE_NOTE_WORKER_START_AT", ["all", "new"] as const, "all", problems),
     maxDeliver: readInt(env, "LOUPE_NOTE_WORKER_MAX_DELIVER", DEFAULT_MAX_DELIVER, problems, { min: 2, max: 1000 }),
     archiveAddress: readString(env, "LOUPE_ARCHIVE_ADDR", "127.0.0.1:50052"),
     redisUrl: readOptionalString(env, "LOUPE_REDIS_URL") === undefined ? undefined : readUrl(env, "LOUPE_REDIS_URL", "", ["redis:", "rediss:"], problems),

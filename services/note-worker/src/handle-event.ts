@@ -30,6 +30,7 @@ export async function handleEvent(message: BusMessage, deps: EventHandlerDeps): 
   try {
     const envelope = decodeEnvelope(message.data);
     if (envelope.type !== TURN_APPENDED) {
+      logger.debug("event acknowledged", { subject: message.subject, type: envelope.type, id: envelope.id });
       message.ack();
       return "acked";
     }

@@ -80,6 +80,7 @@ export async function startNoteWorker(config: NoteWorkerConfig, deps: NoteWorker
     ackWaitMs: config.ackWaitMs,
     maxDeliver: config.maxDeliver,
     maxMessages: config.maxInFlight,
+    startAt: config.startAt,
     handler: async (message) => {
       const outcome = await handleEvent(message, handlerDeps);
       deps.onEvent?.(message.subject, outcome);

@@ -46,6 +46,17 @@ export function describeBusContract(name: string, target: BusContractTarget): vo
       assert.deepEqual(seen.map((each) => text(each.message.data)), ["one", "three"]);
     });
 
+    test("a new durable starting at new skips what was stored before it; one starting at all gets everything", async ({ bus, subject, consume, until, seen }) => {
+      await bus.publish(subject("a"), bytes("old"));
+      await consume({ startAt: "new", durable: "fresh", by: "fresh" });
+      await consume({ durable: "everything", by: "all" });
+      await bus.publish(subject("a"), bytes("new"));
+      await until(() => seen.filter((each) => each.by === "all").length >= 2 && seen.some((each) => each.by === "fresh"), soon, "deliveries to both");
+      await sleep(quiet);
+      assert.deepEqual(seen.filter((each) => each.by === "fresh").map((each) => text(each.message.data)), ["new"]);
+      assert.deepEqual(seen.filter((each) => each.by === "all").map((each) => text(each.message.data)).sort(), ["new", "old"]);
+    });
+
     test("delivers subject, data, headers, seq and deliveryCount 1", async ({ bus, subject, consume, until, seen }) => {
       const headers = { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "x-loupe-tenant": "t1" };
       const ack = await bus.publish(subject("b.c"), bytes("payload ✓"), { msgId: "with-headers", headers });
