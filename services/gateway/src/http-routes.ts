@@ -34,6 +34,7 @@ import {
 import type { HttpRoute, Logger } from "@loupe/runtime";
 import type { GatewayConfig } from "./config.js";
 import { createJsonApi, jsonEndpoint } from "./json-api.js";
+import { createMcpRoute } from "./mcp-route.js";
 import { LOCAL_TENANT } from "./projection-handlers.js";
 import { createHistoryProjector } from "./cut-history/history-projector.js";
 import { createVendorProxy } from "./proxy/vendor-proxy.js";
@@ -59,8 +60,8 @@ const contextOf = (signal: AbortSignal): HandlerContext => ({ metadata: {}, sign
 
 /**
  * The gateway's HTTP routes, in the order they are tried: the JSON API
- * (`POST /v1/project`, `/v1/recover`, …), the REST API (`/api/teams/…`), then
- * the vendor proxy for every other `/v1/` path.
+ * (`POST /v1/project`, `/v1/recover`, …), the REST API (`/api/teams/…`), the
+ * MCP server (`POST /mcp`), then the vendor proxy for every other `/v1/` path.
  */
 export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
   const { handlers, rulesHandlers, conversationHandlers: conversation, config } = deps;
@@ -82,6 +83,7 @@ export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
     }),
     deps.restApi,
     createSourceLimitsRoute(deps.sourceRules, LOCAL_TENANT),
+    createMcpRoute({ handlers, rulesHandlers, conversationHandlers: conversation, adminToken: config.adminToken, logger: deps.logger }),
     createVendorProxy({
       anthropicBaseUrl: config.anthropicBaseUrl,
       openAiBaseUrl: config.openAiBaseUrl,

@@ -80,7 +80,8 @@ export function createMcpRoute(options: McpRouteOptions): HttpRoute {
       return true;
     }
     const server = createLoupeMcpServer(api, { admin: isAdminRequest(request, options.adminToken), onError });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // No sessionIdGenerator: stateless, each POST stands alone.
+    const transport = new StreamableHTTPServerTransport({});
     response.on("close", () => {
       void transport.close();
       void server.close();

@@ -13,10 +13,12 @@ commands:
   project       project stdin through a running Loupe: [--tool NAME] [--budget N] [--file F] [--json]
   recover       recover '<continuation_json>' from a running Loupe: [--budget N] [--all]
   hook          agent hooks: 'hook post-tool-use' projects a PostToolUse payload on stdin (docs/hook.md)
+  mcp           MCP server on stdio for agents (read_result, search_result, read_history, …): [--addr HOST:PORT]
   help          show this text
 
 Configuration comes from LOUPE_* environment variables (docs/configuration.md);
-project and recover talk to LOUPE_ADDR (default 127.0.0.1:50051) or --addr.`;
+project, recover and mcp talk to LOUPE_ADDR (default 127.0.0.1:50051) or --addr;
+mcp allows set_app_limit only with LOUPE_MCP_ADMIN=1.`;
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const command = argv[0] ?? "serve";
@@ -39,6 +41,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       return (await import("./client-commands.js")).recoverCommand(argv.slice(1), env);
     case "hook":
       return (await import("./hook/hook-command.js")).hookCommand(argv.slice(1), env);
+    case "mcp":
+      return (await import("./mcp-command.js")).mcpCommand(argv.slice(1), env);
     case "help":
     case "--help":
     case "-h":
