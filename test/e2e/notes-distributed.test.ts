@@ -13,8 +13,8 @@ import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loup
 const NATS_URL = "nats://127.0.0.1:4222";
 const REDIS_URL = "redis://127.0.0.1:6379";
 const DEAD_LETTERS = "LOUPE_DEAD_LETTERS";
-const SESSIONS = 3;
-const ROUNDS = 40;
+const SESSIONS = 2;
+const ROUNDS = 30;
 const BATCH = 6;
 const WINDOW = 5000;
 
