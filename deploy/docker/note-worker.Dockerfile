@@ -25,6 +25,7 @@ COPY packages/config/package.json packages/config/
 COPY packages/conversation/package.json packages/conversation/
 COPY packages/errors/package.json packages/errors/
 COPY packages/events/package.json packages/events/
+COPY packages/eval/package.json packages/eval/
 COPY packages/grpc/package.json packages/grpc/
 COPY packages/projection/package.json packages/projection/
 COPY packages/proto/package.json packages/proto/

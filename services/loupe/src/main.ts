@@ -14,6 +14,8 @@ commands:
   recover       recover '<continuation_json>' from a running Loupe: [--budget N] [--all]
   hook          agent hooks: 'hook post-tool-use' projects a PostToolUse payload on stdin (docs/hook.md)
   mcp           MCP server on stdio for agents (read_result, search_result, read_history, …): [--addr HOST:PORT]
+  eval          replay recorded trajectories under context policies: --corpus F… [--policy a,b] [--rule SPEC]…
+                [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE]
   help          show this text
 
 Configuration comes from LOUPE_* environment variables (docs/configuration.md);
@@ -43,6 +45,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       return (await import("./hook/hook-command.js")).hookCommand(argv.slice(1), env);
     case "mcp":
       return (await import("./mcp-command.js")).mcpCommand(argv.slice(1), env);
+    case "eval":
+      return (await import("./eval-command.js")).evalCommand(argv.slice(1), env);
     case "help":
     case "--help":
     case "-h":

@@ -1,0 +1,61 @@
+import { textOfParts, type LoupeClient } from "@loupe/client";
+import { isShellCall } from "./corpus-row.js";
+import type { Policy } from "./policy.js";
+
+/** Options of {@link createLoupePolicy}. */
+export interface LoupePolicyOptions {
+  /** Token budget of the first view; 0 (default) = Loupe's default. */
+  readonly budgetTokens?: number;
+  /** Rule source the results are projected under; default `loupe-eval`. */
+  readonly source?: string;
+}
+
+const commandOf = (args: unknown): string =>
+  typeof args === "string" ? args : typeof args === "object" && args !== null && typeof (args as { command?: unknown }).command === "string" ? (args as { command: string }).command : "";
+
+const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/**
+ * Loupe's Project through a running Loupe: each output is projected (a
+ * shell-like call as `bash` with its command line as `command`), and a
+ * recovery is one Recover by `pattern` (the evidence, escaped) on the saved
+ * result. Named `loupe`, or `loupe:budget=N` with a budget.
+ */
+export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptions = {}): Policy {
+  const budgetTokens = options.budgetTokens ?? 0;
+  const source = options.source ?? "loupe-eval";
+  return {
+    name: budgetTokens > 0 ? `loupe:budget=${String(budgetTokens)}` : "loupe",
+    view: async (row, session) => {
+      const shell = isShellCall(row);
+      const response = await client.project(
+        {
+          sessionId: session,
+          source,
+          budgetTokens,
+          result: {
+            toolUseId: `${session}#${String(row.step)}`,
+            toolName: shell ? "bash" : row.tool,
+            argsJson: JSON.stringify(shell ? { command: commandOf(row.args) } : (row.args ?? {})),
+            parts: [{ content: { case: "text", value: row.output } }],
+            isError: row.isError,
+            ...(row.exitCode === undefined ? {} : { exitCode: row.exitCode }),
+          },
+        },
+        { timeoutMs: 60_000 },
+      );
+      const firstView = textOfParts(response.parts);
+      const resultId = response.resultId;
+      if (resultId === "") return { firstView, saved: false };
+      return {
+        firstView,
+        saved: true,
+        recover: async (evidence) => {
+          const answer = await client.recover({ resultId, pattern: escapePattern(evidence) }, { timeoutMs: 60_000 });
+          const text = textOfParts(answer.parts);
+          return { found: answer.matchCount > 0 && text.includes(evidence), answer: text };
+        },
+      };
+    },
+  };
+}

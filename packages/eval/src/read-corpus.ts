@@ -1,0 +1,84 @@
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+import { AppError } from "@loupe/errors";
+import { corpusRowFrom, type CorpusRow, type Trajectory } from "./corpus-row.js";
+
+/** What {@link readCorpus} found. */
+export interface Corpus {
+  /** Ordered by agent system, then trajectory id; each trajectory's rows by step. */
+  readonly trajectories: readonly Trajectory[];
+  /** Valid rows read. */
+  readonly rows: number;
+  /** Lines skipped: not JSON, or missing a required field. */
+  readonly skipped: number;
+}
+
+function linesOf(path: string): AsyncIterable<string> {
+  const file = createReadStream(path);
+  const stream: Readable = path.endsWith(".gz") ? file.pipe(createGunzip()) : file;
+  file.on("error", (error) => stream.destroy(error));
+  return createInterface({ input: stream, crlfDelay: Infinity });
+}
+
+/**
+ * Streams `.jsonl` or `.jsonl.gz` files (gzip when the name ends in `.gz`),
+ * one JSON object a line, and groups valid rows by (agent_system,
+ * trajectory_id), ordered by step. Blank lines are ignored; malformed lines
+ * are counted in `skipped`.
+ *
+ * @throws AppError `not_found` when a file cannot be read, `invalid_argument`
+ *   when it is not gzip although named `.gz`
+ */
+export async function readCorpus(paths: readonly string[]): Promise<Corpus> {
+  const groups = new Map<string, CorpusRow[]>();
+  let rows = 0;
+  let skipped = 0;
+  for (const path of paths) {
+    try {
+      for await (const line of linesOf(path)) {
+        if (line.trim() === "") continue;
+        let row: CorpusRow | undefined;
+        try {
+          row = corpusRowFrom(JSON.parse(line));
+        } catch {
+          // Not JSON: counted below like any malformed row.
+          row = undefined;
+        }
+        if (row === undefined) {
+          skipped++;
+          continue;
+        }
+        rows++;
+        const key = JSON.stringify([row.agentSystem, row.trajectoryId]);
+        const group = groups.get(key) ?? [];
+        group.push(row);
+        groups.set(key, group);
+      }
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") throw new AppError("not_found", `corpus file not readable [path=${path}]`, { cause: error });
+      throw new AppError("invalid_argument", `corpus file is not jsonl or gzip [path=${path}, reason=${error instanceof Error ? error.message : String(error)}]`, { cause: error });
+    }
+  }
+  const trajectories = [...groups.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, group]): Trajectory => {
+      const sorted = group.sort((a, b) => a.step - b.step);
+      const first = sorted[0] as CorpusRow;
+      return { agentSystem: first.agentSystem, id: first.trajectoryId, rows: sorted };
+    });
+  return { trajectories, rows, skipped };
+}
+
+/** `dev` or `test`: the deterministic half a trajectory belongs to (FNV-1a of its id; about 50% each). */
+export function splitOf(trajectoryId: string): "dev" | "test" {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < trajectoryId.length; index++) {
+    hash ^= trajectoryId.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  // The top bit: the low bits of FNV-1a depend only on the parity of the characters.
+  return hash >>> 31 === 0 ? "dev" : "test";
+}

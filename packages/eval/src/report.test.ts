@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { formatReportHtml } from "./report-html.js";
+import { formatReportTable, percent } from "./report-table.js";
+import type { EvalReport } from "./run-eval.js";
+import { emptyTotals, type Totals } from "./score-trajectory.js";
+
+const totals = (fields: Partial<Totals>): Totals => ({ ...emptyTotals(), trajectories: 1, steps: 4, ...fields });
+const report: EvalReport = {
+  trajectories: 1,
+  steps: 4,
+  systems: ["sys<a>"],
+  policies: [
+    { policy: "none", pooled: totals({ historyTokens: 1000, firstViewTokens: 400, evidence: 8, inView: 8, reachable: 8 }), bySystem: { "sys<a>": totals({ historyTokens: 1000, evidence: 8, inView: 8, reachable: 8 }) }, byTrajectory: [] },
+    { policy: "loupe", pooled: totals({ historyTokens: 250, firstViewTokens: 100, evidence: 8, inView: 6, reachable: 7, recoveries: 1 }), bySystem: { "sys<a>": totals({ historyTokens: 250, evidence: 8, inView: 6, reachable: 7 }) }, byTrajectory: [] },
+  ],
+};
+
+describe("percent()", () => {
+  it("rounds to one decimal and shows - for nothing", () => {
+    assert.equal(percent(1, 3), "33.3%");
+    assert.equal(percent(2, 2), "100.0%");
+    assert.equal(percent(0, 0), "-");
+  });
+});
+
+describe("formatReportTable()", () => {
+  it("has a pooled and a per-system section, with shares of none's tokens", () => {
+    const table = formatReportTable(report);
+    assert.match(table, /^pooled \(1 trajectories, 4 calls\)\npolicy /);
+    assert.match(table, /\nsys<a> \(1 trajectories, 4 calls\)\n/);
+    assert.match(table, /\nloupe +250 +25\.0% +100 +0 +0 +8 +75\.0% +87\.5% +1\n/);
+  });
+});
+
+describe("formatReportHtml()", () => {
+  it("is one self-contained page with an inline SVG chart per section, text escaped", () => {
+    const html = formatReportHtml(report);
+    assert.equal(html.match(/<svg /g)?.length, 2);
+    assert.ok(!/<(script|link|img)\b/.test(html) && !/src=|href=/.test(html), "no external assets");
+    assert.ok(html.includes("sys&#60;a&#62;") && !html.includes("sys<a>"));
+    assert.ok(html.includes("<title>loupe: 250 tokens carried, 75.0% in view, 87.5% reachable</title>"));
+  });
+});

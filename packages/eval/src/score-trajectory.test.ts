@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { TokenCounter } from "@loupe/projection";
+import type { CorpusRow, Trajectory } from "./corpus-row.js";
+import type { Policy } from "./policy.js";
+import { runEval } from "./run-eval.js";
+import { historyTokensOf, prepareTrajectory, scoreTrajectory } from "./score-trajectory.js";
+import { nonePolicy } from "./vendor-policies.js";
+
+// One token per whitespace-separated word, so the figures can be worked out by hand.
+const words: TokenCounter = {
+  encoding: "o200k_base",
+  count: (text) => text.split(/\s+/).filter((word) => word !== "").length,
+  within: (text, limit) => (words.count(text) <= limit ? words.count(text) : false),
+};
+
+// Keeps the first line; saved; a recovery answers the lines holding the evidence.
+const firstLine: Policy = {
+  name: "first-line",
+  view: async (row) => {
+    const [first = ""] = row.output.split("\n");
+    if (first === row.output) return { firstView: row.output, saved: false };
+    const answer = row.output.split("\n").filter((line) => line.includes("status_code") || line.includes("500")).join("\n");
+    return { firstView: first, saved: true, recover: async (evidence) => ({ found: row.output.includes(evidence), answer }) };
+  },
+};
+
+function row(step: number, output: string, nextAction: string): CorpusRow {
+  return { agentSystem: "fixture", trajectoryId: "t1", step, task: "", tool: "bash", args: { command: "run" }, output, outputAsSeen: output, exitCode: 0, isError: false, nextAction, toolDetail: "" };
+}
+
+const trajectory: Trajectory = {
+  agentSystem: "fixture",
+  id: "t1",
+  rows: [
+    row(1, "load_config ok\nstatus_code 500", "The status_code was 500, look closer"), // 4 words; evidence status_code, 500
+    row(2, "run_tests passed", "run_tests passed, finish"), // 2 words; evidence run_tests
+    row(3, "done here now", "finish"), // 3 words; no evidence
+  ],
+};
+
+describe("historyTokensOf()", () => {
+  it("carries result i of n into the n − i later steps", () => {
+    assert.equal(historyTokensOf([]), 0);
+    assert.equal(historyTokensOf([7]), 0);
+    assert.equal(historyTokensOf([6, 2, 3]), 6 * 2 + 2 * 1 + 3 * 0);
+  });
+});
+
+describe("scoreTrajectory() on a 3-step trajectory", () => {
+  const prepared = prepareTrajectory(trajectory, words);
+
+  it("finds the evidence once for all policies", () => {
+    assert.deepEqual(
+      prepared.rows.map((prepared) => prepared.evidence.map((item) => item.text).sort()),
+      [["500", "status_code"], ["run_tests"], []],
+    );
+  });
+
+  it("none: every result whole, all evidence in view", async () => {
+    // History: step 2 holds r1 (4), step 3 holds r1 + r2 (4 + 2) → 10.
+    assert.deepEqual(await scoreTrajectory(prepared, nonePolicy, words), {
+      trajectories: 1, steps: 3, historyTokens: 10, firstViewTokens: 9, outputTokens: 9, recoveryTokens: 0, cutOutputs: 0, savedOutputs: 0, evidence: 3, inView: 3, reachable: 3, recoveries: 0,
+    });
+  });
+
+  it("a saving policy: first views, one recovery per missing item, answers carried in history", async () => {
+    // Step 1: view "load_config ok" (2) + two recoveries answering "status_code 500" (2 each) → 6; step 2: 2; step 3: 3.
+    // History: 6 × 2 + 2 × 1 + 3 × 0 = 14.
+    assert.deepEqual(await scoreTrajectory(prepared, firstLine, words), {
+      trajectories: 1, steps: 3, historyTokens: 14, firstViewTokens: 7, outputTokens: 9, recoveryTokens: 4, cutOutputs: 1, savedOutputs: 1, evidence: 3, inView: 1, reachable: 3, recoveries: 2,
+    });
+  });
+});
+
+describe("runEval()", () => {
+  it("sums per agent system and pooled, in policy order", async () => {
+    const other: Trajectory = { ...trajectory, agentSystem: "other", id: "t2", rows: trajectory.rows.map((item) => ({ ...item, agentSystem: "other", trajectoryId: "t2" })) };
+    const seen: number[] = [];
+    const report = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, onProgress: (done) => seen.push(done) });
+    assert.deepEqual(report.systems, ["fixture", "other"]);
+    assert.deepEqual(report.policies.map((policy) => policy.policy), ["none", "first-line"]);
+    const [none, first] = report.policies;
+    assert.equal(none?.pooled.historyTokens, 20);
+    assert.equal(first?.pooled.historyTokens, 28);
+    assert.equal(first?.bySystem["other"]?.recoveries, 2);
+    assert.deepEqual(first?.byTrajectory.map((entry) => entry.id), ["t1", "t2"]);
+    assert.deepEqual(seen.sort(), [1, 2]);
+    assert.equal(report.steps, 6);
+  });
+});

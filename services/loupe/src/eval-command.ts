@@ -1,0 +1,112 @@
+import { readdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createLoupeClient, type LoupeClient } from "@loupe/client";
+import { AppError } from "@loupe/errors";
+import {
+  createProgress,
+  DEFAULT_POLICY_NAMES,
+  formatReportHtml,
+  formatReportTable,
+  needsLoupe,
+  readCorpus,
+  resolvePolicies,
+  runEval,
+  splitOf,
+  startLoupeServer,
+  type LoupeServer,
+  type Trajectory,
+} from "@loupe/eval";
+import { parseFlags } from "./parse-flags.js";
+
+const REPEATABLE = ["corpus", "rule"] as const;
+
+/** Pulls the repeatable flags (`--corpus F`, `--rule R`, also as `--x=v`) out of `args`. */
+function takeRepeatable(args: readonly string[]): { rest: string[]; corpus: string[]; rule: string[] } {
+  const taken = { rest: [] as string[], corpus: [] as string[], rule: [] as string[] };
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? "";
+    const name = REPEATABLE.find((flag) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
+    if (name === undefined) {
+      taken.rest.push(arg);
+      continue;
+    }
+    const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++index];
+    if (value === undefined) throw new AppError("invalid_argument", `--${name} needs a value`);
+    taken[name].push(value);
+  }
+  return taken;
+}
+
+/** Corpus files: each path as it is, or a directory's *.jsonl and *.jsonl.gz files. */
+async function corpusFiles(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch((error: unknown) => {
+      throw new AppError("not_found", `corpus path not found [path=${path}]`, { cause: error });
+    });
+    if (!info.isDirectory()) files.push(path);
+    else files.push(...(await readdir(path)).filter((name) => /\.jsonl(\.gz)?$/.test(name)).sort().map((name) => join(path, name)));
+  }
+  if (files.length === 0) throw new AppError("invalid_argument", "loupe eval needs --corpus <file.jsonl[.gz]|dir> (one or more)");
+  return files;
+}
+
+function selectTrajectories(all: readonly Trajectory[], split: string | undefined, limit: string | undefined): Trajectory[] {
+  if (split !== undefined && split !== "dev" && split !== "test") throw new AppError("invalid_argument", `--split must be dev or test [split=${split}]`);
+  const chosen = split === undefined ? [...all] : all.filter((trajectory) => splitOf(trajectory.id) === split);
+  if (limit === undefined) return chosen;
+  const count = Number(limit);
+  if (!Number.isSafeInteger(count) || count < 1) throw new AppError("invalid_argument", `--limit-trajectories must be a whole number ≥ 1 [limit=${limit}]`);
+  // Round-robin over agent systems, so a small sample covers each of them.
+  const bySystem = new Map<string, Trajectory[]>();
+  for (const trajectory of chosen) bySystem.set(trajectory.agentSystem, [...(bySystem.get(trajectory.agentSystem) ?? []), trajectory]);
+  const sample: Trajectory[] = [];
+  for (let round = 0; sample.length < Math.min(count, chosen.length); round++) {
+    for (const group of bySystem.values()) if (round < group.length && sample.length < count) sample.push(group[round] as Trajectory);
+  }
+  return sample;
+}
+
+/** Connects to --addr, or starts embedded Loupe by running this same program with `serve`. */
+async function connectLoupe(address: string | undefined, env: NodeJS.ProcessEnv): Promise<{ client: LoupeClient; server?: LoupeServer }> {
+  if (address !== undefined) return { client: createLoupeClient({ address, timeoutMs: 60_000 }) };
+  const main = process.argv[1];
+  if (main === undefined) throw new AppError("failed_precondition", "cannot tell how to start loupe serve (no script path)");
+  const server = await startLoupeServer({ command: [process.execPath, ...process.execArgv, main, "serve"], env });
+  return { client: createLoupeClient({ address: server.address, timeoutMs: 60_000 }), server };
+}
+
+/**
+ * `loupe eval --corpus F… [--policy a,b] [--rule spec]… [--limit-trajectories N]
+ * [--split dev|test] [--addr HOST:PORT] [--json] [--html FILE]`: replays
+ * recorded trajectories under context policies and prints, per agent system
+ * and pooled, tokens carried, first-view tokens and evidence kept. Loupe
+ * policies use --addr, or an embedded `loupe serve` started for the run.
+ */
+export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { rest, corpus, rule } = takeRepeatable(args);
+  const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html"], ["json"]);
+  const files = await corpusFiles([...corpus, ...flags.positionals]);
+  const names = flags.values.policy === undefined ? [...DEFAULT_POLICY_NAMES] : flags.values.policy.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  resolvePolicies(names.filter((name) => !needsLoupe([name])), rule, undefined);
+  const started = Date.now();
+  const read = await readCorpus(files);
+  const trajectories = selectTrajectories(read.trajectories, flags.values.split, flags.values["limit-trajectories"]);
+  const loupe = needsLoupe(names) ? await connectLoupe(flags.values.addr, env) : undefined;
+  try {
+    const policies = resolvePolicies(names, rule, loupe?.client);
+    process.stderr.write(`eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`);
+    const report = await runEval(trajectories, { policies, onProgress: createProgress(process.stderr) });
+    const elapsedMs = Date.now() - started;
+    if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
+    if (flags.switches.has("json")) {
+      const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
+      process.stdout.write(JSON.stringify({ ...meta, ...report }) + "\n");
+    } else process.stdout.write(formatReportTable(report) + "\n");
+    process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
+    return 0;
+  } finally {
+    loupe?.client.close();
+    await loupe?.server?.stop();
+  }
+}

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { gzipSync } from "node:zlib";
+import { repoRoot, startLoupeProcess } from "@loupe/testing";
+
+interface Totals {
+  historyTokens: number;
+  firstViewTokens: number;
+  evidence: number;
+  inView: number;
+  reachable: number;
+}
+interface Report {
+  trajectories: number;
+  systems: string[];
+  policies: Array<{ policy: string; pooled: Totals; bySystem: Record<string, Totals> }>;
+}
+
+function run(program: string, args: readonly string[]): { output: string; exitCode: number } {
+  const result = spawnSync(program, args, { cwd: repoRoot(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return { output: result.stdout + result.stderr, exitCode: result.status ?? 1 };
+}
+
+// A script that parses records, then fails: a long real output with the error at the end.
+const FAILING_SCRIPT = `
+for (let i = 1; i <= 1500; i++) console.log("record " + String(i).padStart(4, "0") + " parsed ok (checksum " + String((i * 7919) % 100000) + ")");
+function checkRecordLimit(count) { if (count >= 1500) throw new RangeError("record_limit exceeded at " + count); }
+checkRecordLimit(1500);
+`;
+
+/** A name of a .ts file listed in the middle of an `ls -R` output (outside its first and last 10,000 characters). */
+function middleFile(listing: string): string {
+  const middle = listing.slice(10_000, listing.length - 10_000).split("\n");
+  const name = middle.find((line) => /^[a-z][\w-]+\.ts$/.test(line) && listing.indexOf(line) > 10_000);
+  assert.ok(name !== undefined, "the listing names a .ts file in its middle");
+  return name;
+}
+
+describe("loupe eval", () => {
+  let dir: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "loupe-eval-e2e-"));
+    const listing = run("ls", ["-R", "packages"]);
+    const small = run("ls", ["-R", "packages/projection/src/cut"]);
+    const failing = run(process.execPath, ["-e", FAILING_SCRIPT]);
+    const version = run(process.execPath, ["--version"]);
+    assert.ok(listing.output.length > 30_000 && failing.exitCode === 1, "real outputs: a long listing and a failing script");
+    const file = middleFile(listing.output);
+    const rows = (system: string, id: string, calls: ReadonlyArray<readonly [string, { output: string; exitCode: number }, string]>): string[] =>
+      calls.map(([command, result, nextAction], index) =>
+        JSON.stringify({ source: "loupe/e2e", agent_system: system, trajectory_id: id, step: index + 1, task: "find why the parser fails", tool: "bash", args: { command }, output: result.output, exit_code: result.exitCode, next_action: nextAction, tool_detail: command.split(" ")[0], output_complete: true }),
+      );
+    const lines = [
+      ...rows("fixture-a", "a1", [
+        ["ls -R packages", listing, `The module ${file} looks relevant.\n[bash] grep -n cut ${file}`],
+        ["node -e …", failing, "The RangeError says record_limit exceeded; record 0750 had checksum " + String((750 * 7919) % 100000) + ".\n[bash] node --version"],
+        ["node --version", version, "Done."],
+      ]),
+      ...rows("fixture-b", "b1", [
+        ["ls -R packages/projection/src/cut", small, "Open head-tail-cut.ts next.\n[bash] cat head-tail-cut.ts"],
+        ["node -e …", failing, "checkRecordLimit threw a RangeError.\n[bash] echo done"],
+      ]),
+    ];
+    await writeFile(join(dir, "fixture.jsonl.gz"), gzipSync(lines.join("\n") + "\n"));
+  });
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  it("replays the corpus under every policy through an embedded Loupe and writes JSON and HTML", { timeout: 60_000 }, async () => {
+    const html = join(dir, "r.html");
+    const loupe = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--json", "--html", html], {});
+    const code = await loupe.exited;
+    assert.equal(code, 0, loupe.lines.slice(-20).join("\n"));
+    const json = loupe.lines.find((line) => line.startsWith("{"));
+    assert.ok(json !== undefined, "one JSON line on stdout");
+    const report = JSON.parse(json) as Report;
+    assert.equal(report.trajectories, 2);
+    assert.deepEqual(report.systems, ["fixture-a", "fixture-b"]);
+    const byName = new Map(report.policies.map((policy) => [policy.policy, policy.pooled]));
+    for (const name of ["none", "codex", "claude-code", "gemini-cli", "opencode", "seed-rule", "loupe", "loupe:budget=1000"]) assert.ok(byName.has(name), name);
+    const none = byName.get("none")!;
+    const loupeTotals = byName.get("loupe")!;
+    assert.ok(none.evidence >= 5, `evidence found: ${String(none.evidence)}`);
+    assert.equal(none.inView, none.evidence, "none keeps all evidence in view");
+    for (const [name, totals] of byName) assert.ok(totals.historyTokens <= none.historyTokens, `none carries the most (${name})`);
+    assert.ok(loupeTotals.historyTokens < none.historyTokens, "loupe carries fewer tokens than none");
+    assert.ok(loupeTotals.reachable >= loupeTotals.inView);
+    assert.ok(loupeTotals.inView < loupeTotals.evidence && loupeTotals.reachable > loupeTotals.inView, "a recovery reaches evidence the first view left out");
+    const page = await readFile(html, "utf8");
+    assert.match(page, /<svg /);
+    assert.match(page, /fixture-a/);
+  });
+});
