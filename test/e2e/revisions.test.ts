@@ -21,6 +21,17 @@ describe("revisions of a path (invariant 7)", () => {
   const read = (content: string, sessionId = "rev") =>
     client.project({ sessionId, result: { toolName: "Read", argsJson: JSON.stringify({ file_path: "src/app.ts" }), parts: [{ content: { case: "text", value: content } }] } });
 
+  it("does not take two parts of one file for a change (sed -n ranges), but does a changed part", async () => {
+    const part = (range: string, content: string) =>
+      client.project({ sessionId: "parts", result: { toolName: "bash", argsJson: JSON.stringify({ command: `sed -n '${range}p' src/parser.ts` }), parts: [{ content: { case: "text", value: content } }] } });
+    const lines = (from: number) => Array.from({ length: 400 }, (_, index) => `const line${String(from + index)} = ${String(from + index)};\n`).join("");
+    await part("1,400", lines(1));
+    const other = await part("401,800", lines(401));
+    assert.equal(textOf(other.parts).includes("changed since your last read"), false);
+    const changed = await part("401,800", lines(401).replace("= 401;", "= 40100;"));
+    assert.equal(textOf(changed.parts).startsWith("[loupe] src/parser.ts changed since your last read"), true, textOf(changed.parts).slice(0, 300));
+  });
+
   it("says when a file changed since the session last read it, marks the old snapshot stale, and never joins versions", async () => {
     const v1 = numberedLines(3000, "v1");
     const v2 = numberedLines(3000, "v2");

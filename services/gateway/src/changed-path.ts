@@ -12,11 +12,11 @@ export interface PathCheck {
 const NONE: PathCheck = { notice: "", record: () => Promise.resolve() };
 
 /**
- * Compares a file read with the session's last read of the same path. The
+ * Compares a file read with the session's last read of the same path and part (`scope`). The
  * state store is not on the answer's critical path for correctness: when it
  * fails, the read is answered without the notice and the failure is logged.
  */
-export async function checkPath(revisions: PathRevisions, logger: Logger, tenant: string, sessionId: string, path: string | undefined, revision: string): Promise<PathCheck> {
+export async function checkPath(revisions: PathRevisions, logger: Logger, tenant: string, sessionId: string, path: string | undefined, revision: string, scope = ""): Promise<PathCheck> {
   if (path === undefined || path === "") return NONE;
   let previous: PathRevision | undefined;
   try {
@@ -25,7 +25,8 @@ export async function checkPath(revisions: PathRevisions, logger: Logger, tenant
     logger.warn("path revision lookup failed", { error });
     return NONE;
   }
-  const changed = previous !== undefined && previous.revision !== revision;
+  // Only reads of the same part of the file can show a change: two ranges of one file differ by nature.
+  const changed = previous !== undefined && previous.revision !== revision && (previous.scope ?? "") === scope;
   const earlier = previous?.resultId ? `; your earlier read is ${previous.resultId}` : "";
   return {
     notice: changed ? `[loupe] ${path} changed since your last read${earlier}\n` : "",

@@ -5,6 +5,8 @@ export interface PathRevision {
   revision: string;
   /** "" when that read fit whole and was not saved. */
   resultId: string;
+  /** Which part of the file that read covered ("" = all of it; see readScopeOf). Absent in older records. */
+  scope?: string;
 }
 
 /** Latest revision per (tenant, session, path), in the state store (invariant 7). */
@@ -21,7 +23,8 @@ export function createPathRevisions(state: StateStore, ttlMs: number): PathRevis
       const stored = await state.get(key(tenant, sessionId, path));
       if (stored === undefined) return undefined;
       const value = JSON.parse(stored) as Partial<PathRevision>;
-      return typeof value.revision === "string" && typeof value.resultId === "string" ? { revision: value.revision, resultId: value.resultId } : undefined;
+      if (typeof value.revision !== "string" || typeof value.resultId !== "string") return undefined;
+      return { revision: value.revision, resultId: value.resultId, ...(typeof value.scope === "string" ? { scope: value.scope } : {}) };
     },
     async record(tenant, sessionId, path, value) {
       await state.set(key(tenant, sessionId, path), JSON.stringify(value), { ttlMs });

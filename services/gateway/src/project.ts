@@ -5,6 +5,7 @@ import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/p
 import type { Logger } from "@loupe/runtime";
 import type { ArchiveClient } from "./archive-client.js";
 import { checkPath } from "./changed-path.js";
+import { readScopeOf } from "./read-scope.js";
 import type { PathRevisions } from "./path-revisions.js";
 import type { SourceRules } from "@loupe/rules";
 import type { SessionStore } from "@loupe/session-store";
@@ -116,8 +117,10 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   const input = resultInput(result, content);
   const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view, source: request.source, viewSpecs: deps.viewSpecs };
   let view = projectResult(input, options);
-  const path = view.kind === "file_read" ? filePathOf(result.toolName, parseArgs(result.argsJson)) : undefined;
-  const check = await checkPath(deps.pathRevisions, deps.logger, tenant, request.sessionId, path, content.revision);
+  const args = parseArgs(result.argsJson);
+  const path = view.kind === "file_read" ? filePathOf(result.toolName, args) : undefined;
+  const scope = readScopeOf(args);
+  const check = await checkPath(deps.pathRevisions, deps.logger, tenant, request.sessionId, path, content.revision, scope);
   if (check.notice !== "") {
     // The notice counts against the budget: project again with what is left.
     options.budgetTokens = Math.max(1, options.budgetTokens - counter.count(check.notice));
@@ -126,7 +129,7 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   const counted = originalTokens(content, counter);
   const original = { tokens: counted.tokens, estimated: counted.estimated || !profile.exact };
   const answer = await answerWith(view, content, result, input, options, original, { resultId, path, tenant, request, deps, counter });
-  await check.record({ revision: content.revision, resultId: answer.archived === true ? (answer.resultId ?? "") : "" });
+  await check.record({ revision: content.revision, resultId: answer.archived === true ? (answer.resultId ?? "") : "", scope });
   if (check.notice !== "") answer.parts = [{ content: { case: "text", value: check.notice } }, ...(answer.parts ?? [])];
   answer.redactedSecrets = redactedSecrets;
   return answer;
