@@ -4,19 +4,12 @@ import { isAppError } from "@loupe/errors";
 import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { CompactPath, ConversationService, HistoryFormat } from "@loupe/proto";
 import { agentSession } from "../support/agent-session.js";
+import { eventually as poll } from "../support/eventually.js";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 
+const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => poll(probe, timeoutMs, 100);
 const isCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("conversation: turn log, background notes, Compact (embedded)", () => {
   let loupe: EmbeddedLoupe;

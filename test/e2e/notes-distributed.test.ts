@@ -8,8 +8,10 @@ import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { ConversationService, type Note } from "@loupe/proto";
 import { freePort, removeBucket, s3ProcessEnv, s3TestEnv, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
 import { agentSession, type TurnInit } from "../support/agent-session.js";
+import { eventually as poll } from "../support/eventually.js";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 
+const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => poll(probe, timeoutMs, 200);
 const NATS_URL = "nats://127.0.0.1:4222";
 const REDIS_URL = "redis://127.0.0.1:6379";
 const DEAD_LETTERS = "LOUPE_DEAD_LETTERS";
@@ -18,15 +20,6 @@ const ROUNDS = 30;
 const BATCH = 6;
 const WINDOW = 5000;
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** Appends a session's turns in batches, as a runtime streams them. */
 async function stream(client: GrpcClient<typeof ConversationService>, sessionId: string, turns: TurnInit[], between?: (batch: number) => Promise<void>): Promise<void> {

@@ -4,19 +4,12 @@ import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { CompactPath, ConversationService, HistoryFormat, RulesService } from "@loupe/proto";
 import { startVendorServer, type VendorServer } from "@loupe/testing";
 import { agentSession, type TurnInit } from "../support/agent-session.js";
+import { eventually as poll } from "../support/eventually.js";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 
+const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => poll(probe, timeoutMs, 100);
 const KEY = "sk-ant-test-DO-NOT-LOG-7f3a9c";
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("notes written by a vendor model (bring your own key), as a background fork of the session", () => {
   let vendor: VendorServer;

@@ -1,4 +1,4 @@
-export { turnAddress, parseTurnAddress } from "./turn.js";
+export { turnAddress, parseTurnAddress, contiguousAfter } from "./turn.js";
 export type { Turn, TurnPart, TurnRole, TurnToolCall, TurnToolResult } from "./turn.js";
 export type { NoteRecord, NoteUpdateInput, NoteDraft, SummarizeOptions, Summarizer } from "./summarizer.js";
 export { renderAnthropicMessages } from "./render/render-anthropic-messages.js";

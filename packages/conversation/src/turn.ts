@@ -54,3 +54,14 @@ export function parseTurnAddress(address: string): number | undefined {
   const seq = Number(match[1]);
   return seq <= 0xffffffff ? seq : undefined;
 }
+
+/** The turns right after seq `afterSeq` with no gap, in seq order (stops at the first missing seq). */
+export function contiguousAfter(turns: readonly Turn[], afterSeq: number): Turn[] {
+  const run: Turn[] = [];
+  for (const turn of turns) {
+    if (turn.seq <= afterSeq) continue;
+    if (turn.seq !== afterSeq + run.length + 1) break;
+    run.push(turn);
+  }
+  return run;
+}

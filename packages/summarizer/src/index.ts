@@ -17,3 +17,5 @@ export type { OpenAINoteRequest } from "./openai-note-request.js";
 export type { Vendor } from "./vendor-error.js";
 export { createSummarizerFor, summarizerDefaults } from "./summarizer-for.js";
 export type { SummarizerSettings } from "./summarizer-for.js";
+export { summarizeWithFallback, isRetryable } from "./summarize-with-fallback.js";
+export type { FallbackDraft } from "./summarize-with-fallback.js";

@@ -1,8 +1,8 @@
 import { decodeEnvelope, parseTurnAppended, retryDelayMs, TURN_APPENDED, type Bus, type BusMessage } from "@loupe/events";
 import { isAppError } from "@loupe/errors";
+import { isRetryable } from "@loupe/summarizer";
 import type { Logger } from "@loupe/runtime";
 import { deadLetter } from "./dead-letter.js";
-import { isRetryable } from "./summarize-with-fallback.js";
 import { updateNote, type NoteUpdaterDeps } from "./update-note.js";
 
 /** What the worker did with one message. */

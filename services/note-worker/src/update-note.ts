@@ -1,9 +1,9 @@
-import type { NoteRecord, Summarizer, Turn } from "@loupe/conversation";
+import { contiguousAfter, type NoteRecord, type Summarizer, type Turn } from "@loupe/conversation";
 import type { TurnAppendedData } from "@loupe/events";
 import type { SourceRule, SourceRules } from "@loupe/rules";
 import type { Logger } from "@loupe/runtime";
 import type { SessionStore } from "@loupe/session-store";
-import { summarizeWithFallback } from "./summarize-with-fallback.js";
+import { summarizeWithFallback } from "@loupe/summarizer";
 import type { TurnReader } from "./turn-reader.js";
 
 /** What a note update needs. */
@@ -44,15 +44,6 @@ export function nextCut(run: readonly Turn[], threshold: number): number | undef
     if (tokens >= threshold) return index;
   }
   return undefined;
-}
-
-function contiguousAfter(turns: readonly Turn[], covered: number): Turn[] {
-  const run: Turn[] = [];
-  for (const turn of turns) {
-    if (turn.seq !== covered + run.length + 1) break;
-    run.push(turn);
-  }
-  return run;
 }
 
 let runs = 0;
@@ -159,11 +150,12 @@ async function foldIntoNote(
     options.onProgress();
     void deps.sessions.acquireLease(tenant, input.sessionId, input.owner, deps.leaseMs).catch(() => undefined);
   };
-  const { draft, author } = await summarizeWithFallback(
+  const { draft, author, failedCode } = await summarizeWithFallback(
     summarizer,
     { systemPrompt: prefix.systemPrompt, toolsJson: prefix.toolsJson, previous: input.note, coveredTurns: prefix.turns, newTurns: input.newTurns, maxNoteTokens },
-    { onProgress: renew, lastAttempt: options.lastAttempt, logger: deps.logger, ...(options.signal ? { signal: options.signal } : {}) },
+    { onProgress: renew, lastAttempt: options.lastAttempt, ...(options.signal ? { signal: options.signal } : {}) },
   );
+  if (failedCode !== undefined) deps.logger.warn("summarizer failed; the extractive summarizer writes this note", { summarizer: summarizer.name, code: failedCode });
   const last = input.newTurns.at(-1)?.seq ?? covered;
   const note = { text: draft.text, coveredThroughSeq: last, version: (input.note?.version ?? 0) + 1, state: draft.state, author };
   return { note, ...(draft.inputTokens === undefined ? {} : { inputTokens: draft.inputTokens }), ...(draft.cachedInputTokens === undefined ? {} : { cachedInputTokens: draft.cachedInputTokens }) };

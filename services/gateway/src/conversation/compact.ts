@@ -1,11 +1,12 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { createExtractiveSummarizer, planCompaction, type NoteDraft, type NoteRecord, type Summarizer, type Turn } from "@loupe/conversation";
-import { AppError, isAppError } from "@loupe/errors";
+import { contiguousAfter, planCompaction, type NoteRecord, type Turn } from "@loupe/conversation";
+import { summarizeWithFallback } from "@loupe/summarizer";
+import { AppError } from "@loupe/errors";
 import { CompactPath, type CompactRequest, type CompactResponseSchema } from "@loupe/proto";
 import { assembleContext, checkCompactFormat } from "./assemble-context.js";
 import type { ConversationDeps } from "./conversation-deps.js";
 import { noteMessageText, noteTurn } from "./note-message.js";
-import { contiguousFrom, readLog } from "./session-log.js";
+import { readLog } from "./session-log.js";
 import { validateSessionId } from "./validate-session.js";
 
 const MAX_CONTEXT_LIMIT = 10_000_000;
@@ -26,7 +27,7 @@ export async function compact(deps: ConversationDeps, tenant: string, request: C
   const note = await deps.sessions.getNote(tenant, request.sessionId);
   const covered = note?.coveredThroughSeq ?? 0;
   const log = await readLog(deps.archive, tenant, { sessionId: request.sessionId, startSeq: covered + 1, endSeq: 0, systemHash: meta.systemHash, toolsHash: meta.toolsHash }, signal);
-  const uncovered = contiguousFrom(log.turns, covered);
+  const uncovered = contiguousAfter(log.turns, covered);
   if (uncovered.length < log.turns.length) throw new AppError("failed_precondition", `the turn log has a gap at turn:${String(covered + uncovered.length + 1)}; append it first`);
   const noteTokens = note === undefined ? 0 : deps.counter.count(noteMessageText(note));
   const plan = planCompaction({
@@ -44,7 +45,9 @@ export async function compact(deps: ConversationDeps, tenant: string, request: C
   } else {
     const rule = await deps.rules.get(tenant, meta.source);
     const input = { systemPrompt: log.systemPrompt, toolsJson: log.toolsJson, previous: note, coveredTurns: [], newTurns: plan.summarize, maxNoteTokens: plan.noteBudgetTokens };
-    const { draft, author, why } = await summarizeOrExtract(deps.summarizerFor(rule), input, signal);
+    const summarizer = deps.summarizerFor(rule);
+    const { draft, author, failedCode } = await summarizeWithFallback(summarizer, input, signal ? { signal } : {});
+    const why = failedCode === undefined ? "" : ` (the ${summarizer.name} summarizer failed with ${failedCode}; the extractive one wrote it)`;
     const last = plan.summarize.at(-1)?.seq ?? covered;
     const next: NoteRecord = { text: draft.text, coveredThroughSeq: last, version: (note?.version ?? 0) + 1, state: draft.state, author };
     const tokens = deps.counter.count(noteMessageText(next));
@@ -70,23 +73,4 @@ export async function compact(deps: ConversationDeps, tenant: string, request: C
     reason: final.reason,
     tokens: total,
   };
-}
-
-/** The source's summarizer; when a vendor fails, the extractive one, so Compact still answers. */
-async function summarizeOrExtract(
-  summarizer: Summarizer,
-  input: Parameters<Summarizer["summarize"]>[0],
-  signal?: AbortSignal,
-): Promise<{ draft: NoteDraft; author: string; why: string }> {
-  try {
-    return { draft: await summarizer.summarize(input, signal ? { signal } : {}), author: summarizer.name, why: "" };
-  } catch (error) {
-    if (summarizer.name === "extractive" || signal?.aborted === true) throw error;
-    const extractive = createExtractiveSummarizer();
-    // A vendor note's state is not the extractive summarizer's; it starts from the previous text.
-    const previous = input.previous === undefined ? undefined : { ...input.previous, state: input.previous.author === "extractive" ? input.previous.state : "" };
-    const draft = await extractive.summarize({ ...input, previous });
-    const code = isAppError(error) ? error.code : "internal";
-    return { draft, author: extractive.name, why: ` (the ${summarizer.name} summarizer failed with ${code}; the extractive one wrote it)` };
-  }
 }

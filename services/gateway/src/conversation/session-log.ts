@@ -39,14 +39,3 @@ export async function readLog(
     start = page.nextSeq;
   }
 }
-
-/** The longest run of seqs after `afterSeq` with no gap. */
-export function contiguousFrom(turns: readonly Turn[], afterSeq: number): Turn[] {
-  const run: Turn[] = [];
-  for (const turn of turns) {
-    if (turn.seq <= afterSeq) continue;
-    if (turn.seq !== afterSeq + run.length + 1) break;
-    run.push(turn);
-  }
-  return run;
-}
