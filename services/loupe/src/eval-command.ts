@@ -5,12 +5,14 @@ import { AppError } from "@loupe/errors";
 import {
   createProgress,
   DEFAULT_POLICY_NAMES,
+  formatNoteTable,
   formatReportHtml,
   formatReportTable,
   needsLoupe,
   readCorpus,
   resolvePolicies,
   runEval,
+  runNoteEval,
   splitOf,
   startLoupeServer,
   type LoupeServer,
@@ -76,22 +78,56 @@ async function connectLoupe(address: string | undefined, env: NodeJS.ProcessEnv)
   return { client: createLoupeClient({ address: server.address, timeoutMs: 60_000 }), server };
 }
 
+/** Parses `--notes 16000,32000`: the windows the note-quality replay compacts within. */
+function parseWindows(value: string): number[] {
+  const windows = value.split(",").map((part) => part.trim()).filter((part) => part !== "").map(Number);
+  if (windows.length === 0 || windows.some((window) => !Number.isSafeInteger(window) || window < 2000 || window > 10_000_000)) {
+    throw new AppError("invalid_argument", `--notes takes context windows in tokens, 2000 to 10000000, comma-separated [notes=${value}]`);
+  }
+  return windows;
+}
+
+/** `loupe eval --notes W[,W…]`: the note-quality replay (see `runNoteEval`) instead of the policies. */
+async function notesCommand(windows: readonly number[], trajectories: readonly Trajectory[], flags: { addr?: string; json: boolean; meta: Record<string, unknown> }, env: NodeJS.ProcessEnv): Promise<number> {
+  const started = Date.now();
+  const loupe = await connectLoupe(flags.addr, env);
+  try {
+    process.stderr.write(`eval: note replay of ${String(trajectories.length)} trajectories at ${windows.map(String).join(", ")} tokens\n`);
+    const reports = await runNoteEval(loupe.client, trajectories, { windows, onProgress: createProgress(process.stderr) });
+    const elapsedMs = Date.now() - started;
+    if (flags.json) process.stdout.write(JSON.stringify({ ...flags.meta, elapsedMs, notes: reports }) + "\n");
+    else process.stdout.write(formatNoteTable(reports) + "\n");
+    process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
+    return 0;
+  } finally {
+    loupe.client.close();
+    await loupe.server?.stop();
+  }
+}
+
 /**
  * `loupe eval --corpus F… [--policy a,b] [--rule spec]… [--limit-trajectories N]
  * [--split dev|test] [--addr HOST:PORT] [--json] [--html FILE]`: replays
  * recorded trajectories under context policies and prints, per agent system
  * and pooled, tokens carried, first-view tokens and evidence kept. Loupe
  * policies use --addr, or an embedded `loupe serve` started for the run.
+ * With `--notes W[,W…]` it replays the trajectories as turns instead and
+ * measures the handover notes at compaction within each window.
  */
 export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { rest, corpus, rule } = takeRepeatable(args);
-  const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html"], ["json"]);
+  const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html", "notes"], ["json"]);
   const files = await corpusFiles([...corpus, ...flags.positionals]);
   const names = flags.values.policy === undefined ? [...DEFAULT_POLICY_NAMES] : flags.values.policy.split(",").map((name) => name.trim()).filter((name) => name !== "");
   resolvePolicies(names.filter((name) => !needsLoupe([name])), rule, undefined);
+  const windows = flags.values.notes === undefined ? undefined : parseWindows(flags.values.notes);
   const started = Date.now();
   const read = await readCorpus(files);
   const trajectories = selectTrajectories(read.trajectories, flags.values.split, flags.values["limit-trajectories"]);
+  if (windows !== undefined) {
+    const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped };
+    return notesCommand(windows, trajectories, { ...(flags.values.addr === undefined ? {} : { addr: flags.values.addr }), json: flags.switches.has("json"), meta }, env);
+  }
   const loupe = needsLoupe(names) ? await connectLoupe(flags.values.addr, env) : undefined;
   try {
     const policies = resolvePolicies(names, rule, loupe?.client);

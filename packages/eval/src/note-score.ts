@@ -1,0 +1,126 @@
+import type { LoupeClient } from "@loupe/client";
+import type { TokenCounter } from "@loupe/projection";
+import type { Trajectory } from "./corpus-row.js";
+import { carriedEvidence, type CarriedItem } from "./note-evidence.js";
+import { citedSeqs, createTurnReader, stringsOf } from "./note-context.js";
+import { resultSeq, type ReplayStep } from "./note-turns.js";
+
+/** Where an item used after a compaction was found. */
+export type Carried = "note" | "kept" | "address" | "search" | "lost";
+
+/** One compaction and how well it handed over what came next. */
+export interface CompactionScore {
+  readonly trajectoryId: string;
+  readonly agentSystem: string;
+  /** The compaction came after this row's output (0-based). */
+  readonly afterRow: number;
+  readonly path: "prepared" | "fallback";
+  readonly watermarkSeq: number;
+  readonly noteTokens: number;
+  /** Tokens of the whole compacted context, as Loupe counted them. */
+  readonly contextTokens: number;
+  /** Tokens of the turns the note stands for (o200k, counted here). */
+  readonly coveredTokens: number;
+  /** Distinct `turn:` addresses the note cites. */
+  readonly citedAddresses: number;
+  /** Items used after the compaction that occurred only before it. */
+  readonly items: number;
+  readonly found: Readonly<Record<Carried, number>>;
+  /** Items in the most recent turns that fit the same tokens, with no note: what plain truncation keeps. */
+  readonly recentTurns: number;
+  /** Up to five lost items, for reading. */
+  readonly lostSample: readonly string[];
+}
+
+/** What {@link scoreCompaction} needs to know about one compaction. */
+export interface CompactionInput {
+  readonly trajectory: Trajectory;
+  readonly sessionId: string;
+  readonly afterRow: number;
+  /** The first row whose next action comes after the next compaction (or the row count). */
+  readonly untilRow: number;
+  readonly steps: readonly ReplayStep[];
+  readonly counter: TokenCounter;
+  readonly path: "prepared" | "fallback";
+  readonly noteText: string;
+  readonly watermarkSeq: number;
+  /** messages_json of the Compact answer. */
+  readonly contextJson: string;
+  readonly contextTokens: number;
+}
+
+/** The turns' texts up to row `afterRow`, by seq (seq 1 is the task). */
+function turnTexts(steps: readonly ReplayStep[], afterRow: number): Array<{ seq: number; text: string }> {
+  const turns: Array<{ seq: number; text: string }> = [];
+  for (const step of steps.slice(0, afterRow + 1)) {
+    const [task, thought, args, output] = step.rowIndex === 0 ? step.texts : ["", ...step.texts];
+    if (step.rowIndex === 0) turns.push({ seq: 1, text: task ?? "" });
+    turns.push({ seq: resultSeq(step.rowIndex) - 1, text: `${thought ?? ""}\n${args ?? ""}` }, { seq: resultSeq(step.rowIndex), text: output ?? "" });
+  }
+  return turns;
+}
+
+/**
+ * Scores one compaction: every item the actions after it use from before it
+ * (see `carriedEvidence`) is looked for in the note, then in the turns the
+ * compacted context kept, then in the turns the note cites by address (read
+ * whole through ReadHistory), then by one SearchHistory of the item over the
+ * turns before the compaction; an item none of them finds is lost. Also
+ * counts what keeping only the most recent turns of the same size would hold.
+ */
+export async function scoreCompaction(client: LoupeClient, input: CompactionInput): Promise<CompactionScore> {
+  const items = carriedEvidence(input.trajectory, input.afterRow, input.untilRow);
+  const context = stringsOf(JSON.parse(input.contextJson));
+  const cited = citedSeqs(input.noteText);
+  const reader = createTurnReader(client, input.sessionId);
+  const lastSeq = resultSeq(input.afterRow);
+  const found: Record<Carried, number> = { note: 0, kept: 0, address: 0, search: 0, lost: 0 };
+  const lostSample: string[] = [];
+  for (const item of items) {
+    const where = await locate(client, input, item, { context, cited, reader, lastSeq });
+    found[where] += 1;
+    if (where === "lost" && lostSample.length < 5) lostSample.push(item.text);
+  }
+  const turns = turnTexts(input.steps, input.afterRow);
+  const tokens = turns.map((turn) => input.counter.count(turn.text));
+  const coveredTokens = turns.reduce((total, turn, index) => total + (turn.seq <= input.watermarkSeq ? (tokens[index] ?? 0) : 0), 0);
+  const recent: string[] = [];
+  for (let index = turns.length - 1, used = 0; index >= 0; index--) {
+    used += tokens[index] ?? 0;
+    if (used > input.contextTokens) break;
+    recent.push(turns[index]?.text ?? "");
+  }
+  return {
+    trajectoryId: input.trajectory.id,
+    agentSystem: input.trajectory.agentSystem,
+    afterRow: input.afterRow,
+    path: input.path,
+    watermarkSeq: input.watermarkSeq,
+    noteTokens: input.noteText === "" ? 0 : input.counter.count(input.noteText),
+    contextTokens: input.contextTokens,
+    coveredTokens,
+    citedAddresses: cited.length,
+    items: items.length,
+    found,
+    recentTurns: items.filter((item) => recent.some((text) => text.includes(item.text))).length,
+    lostSample,
+  };
+}
+
+async function locate(
+  client: LoupeClient,
+  input: CompactionInput,
+  item: CarriedItem,
+  where: { context: string; cited: readonly number[]; reader: ReturnType<typeof createTurnReader>; lastSeq: number },
+): Promise<Carried> {
+  if (input.noteText.includes(item.text)) return "note";
+  if (where.context.includes(item.text)) return "kept";
+  for (const seq of where.cited) if ((await where.reader.read(seq)).includes(item.text)) return "address";
+  const search = await client.searchHistory({ sessionId: input.sessionId, query: item.text, limit: 50 });
+  // A hit on every word of a phrase is not the phrase: a snippet without it is checked against the turn.
+  for (const hit of search.hits) {
+    if (hit.seq > where.lastSeq) continue;
+    if (hit.snippet.includes(item.text) || (await where.reader.read(hit.seq)).includes(item.text)) return "search";
+  }
+  return "lost";
+}
