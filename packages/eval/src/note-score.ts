@@ -1,6 +1,7 @@
 import type { LoupeClient } from "@loupe/client";
 import type { TokenCounter } from "@loupe/projection";
 import type { Trajectory } from "./corpus-row.js";
+import type { EvidenceKind } from "./extract-evidence.js";
 import { carriedEvidence, type CarriedItem } from "./note-evidence.js";
 import { citedSeqs, createTurnReader, stringsOf } from "./note-context.js";
 import { resultSeq, type ReplayStep } from "./note-turns.js";
@@ -23,14 +24,23 @@ export interface CompactionScore {
   readonly coveredTokens: number;
   /** Distinct `turn:` addresses the note cites. */
   readonly citedAddresses: number;
+  /** Over the items found by address: the cited turns read, most recent first, until each was found. */
+  readonly addressReads: number;
   /** Items used after the compaction that occurred only before it. */
   readonly items: number;
   readonly found: Readonly<Record<Carried, number>>;
+  /** The same, per kind of item (paths and file:lines, identifiers, error names, quoted strings). */
+  readonly foundByKind: Readonly<Partial<Record<EvidenceKind, Readonly<Record<Carried, number>>>>>;
   /** Items in the most recent turns that fit the same tokens, with no note: what plain truncation keeps. */
   readonly recentTurns: number;
   /** Up to five lost items, for reading. */
   readonly lostSample: readonly string[];
+  /** Up to five items the compacted context did not hold (found by address or search), for reading. */
+  readonly outsideSample: readonly string[];
 }
+
+/** Zero of every place. */
+export const emptyFound = (): Record<Carried, number> => ({ note: 0, kept: 0, address: 0, search: 0, lost: 0 });
 
 /** What {@link scoreCompaction} needs to know about one compaction. */
 export interface CompactionInput {
@@ -71,15 +81,22 @@ function turnTexts(steps: readonly ReplayStep[], afterRow: number): Array<{ seq:
 export async function scoreCompaction(client: LoupeClient, input: CompactionInput): Promise<CompactionScore> {
   const items = carriedEvidence(input.trajectory, input.afterRow, input.untilRow);
   const context = stringsOf(JSON.parse(input.contextJson));
-  const cited = citedSeqs(input.noteText);
+  // An agent reading the cited turns starts from the most recent.
+  const cited = citedSeqs(input.noteText).reverse();
   const reader = createTurnReader(client, input.sessionId);
   const lastSeq = resultSeq(input.afterRow);
-  const found: Record<Carried, number> = { note: 0, kept: 0, address: 0, search: 0, lost: 0 };
+  const found = emptyFound();
+  const foundByKind: Partial<Record<EvidenceKind, Record<Carried, number>>> = {};
   const lostSample: string[] = [];
+  const outsideSample: string[] = [];
+  let addressReads = 0;
   for (const item of items) {
-    const where = await locate(client, input, item, { context, cited, reader, lastSeq });
+    const { where, reads } = await locate(client, input, item, { context, cited, reader, lastSeq });
     found[where] += 1;
+    addressReads += reads;
+    (foundByKind[item.kind] ??= emptyFound())[where] += 1;
     if (where === "lost" && lostSample.length < 5) lostSample.push(item.text);
+    if ((where === "address" || where === "search") && outsideSample.length < 5) outsideSample.push(`${item.kind}:${item.text}`);
   }
   const turns = turnTexts(input.steps, input.afterRow);
   const tokens = turns.map((turn) => input.counter.count(turn.text));
@@ -100,10 +117,13 @@ export async function scoreCompaction(client: LoupeClient, input: CompactionInpu
     contextTokens: input.contextTokens,
     coveredTokens,
     citedAddresses: cited.length,
+    addressReads,
     items: items.length,
     found,
+    foundByKind,
     recentTurns: items.filter((item) => recent.some((text) => text.includes(item.text))).length,
     lostSample,
+    outsideSample,
   };
 }
 
@@ -112,15 +132,15 @@ async function locate(
   input: CompactionInput,
   item: CarriedItem,
   where: { context: string; cited: readonly number[]; reader: ReturnType<typeof createTurnReader>; lastSeq: number },
-): Promise<Carried> {
-  if (input.noteText.includes(item.text)) return "note";
-  if (where.context.includes(item.text)) return "kept";
-  for (const seq of where.cited) if ((await where.reader.read(seq)).includes(item.text)) return "address";
+): Promise<{ where: Carried; reads: number }> {
+  if (input.noteText.includes(item.text)) return { where: "note", reads: 0 };
+  if (where.context.includes(item.text)) return { where: "kept", reads: 0 };
+  for (const [index, seq] of where.cited.entries()) if ((await where.reader.read(seq)).includes(item.text)) return { where: "address", reads: index + 1 };
   const search = await client.searchHistory({ sessionId: input.sessionId, query: item.text, limit: 50 });
   // A hit on every word of a phrase is not the phrase: a snippet without it is checked against the turn.
   for (const hit of search.hits) {
     if (hit.seq > where.lastSeq) continue;
-    if (hit.snippet.includes(item.text) || (await where.reader.read(hit.seq)).includes(item.text)) return "search";
+    if (hit.snippet.includes(item.text) || (await where.reader.read(hit.seq)).includes(item.text)) return { where: "search", reads: 0 };
   }
-  return "lost";
+  return { where: "lost", reads: 0 };
 }

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import type { LoupeClient } from "@loupe/client";
 import { createTokenCounter, type TokenCounter } from "@loupe/projection";
 import type { Trajectory } from "./corpus-row.js";
-import type { Carried, CompactionScore } from "./note-score.js";
+import type { EvidenceKind } from "./extract-evidence.js";
+import { emptyFound, type Carried, type CompactionScore } from "./note-score.js";
 import { replayTrajectoryAsTurns, type NoteReplayOptions } from "./note-replay.js";
 
 /** Sums over compactions. */
@@ -15,8 +16,10 @@ export interface NoteTotals {
   coveredTokens: number;
   contextTokens: number;
   citedAddresses: number;
+  addressReads: number;
   items: number;
   found: Record<Carried, number>;
+  foundByKind: Partial<Record<EvidenceKind, Record<Carried, number>>>;
   recentTurns: number;
 }
 
@@ -46,8 +49,10 @@ const emptyNoteTotals = (): NoteTotals => ({
   coveredTokens: 0,
   contextTokens: 0,
   citedAddresses: 0,
+  addressReads: 0,
   items: 0,
-  found: { note: 0, kept: 0, address: 0, search: 0, lost: 0 },
+  found: emptyFound(),
+  foundByKind: {},
   recentTurns: 0,
 });
 
@@ -58,8 +63,13 @@ function add(totals: NoteTotals, score: CompactionScore): void {
   totals.coveredTokens += score.coveredTokens;
   totals.contextTokens += score.contextTokens;
   totals.citedAddresses += score.citedAddresses;
+  totals.addressReads += score.addressReads;
   totals.items += score.items;
   for (const key of Object.keys(totals.found) as Carried[]) totals.found[key] += score.found[key];
+  for (const [kind, found] of Object.entries(score.foundByKind) as Array<[EvidenceKind, Record<Carried, number>]>) {
+    const sum = (totals.foundByKind[kind] ??= emptyFound());
+    for (const key of Object.keys(sum) as Carried[]) sum[key] += found[key];
+  }
   totals.recentTurns += score.recentTurns;
 }
 

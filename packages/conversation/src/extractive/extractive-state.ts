@@ -60,6 +60,13 @@ export interface PlanItem {
   seq: number;
 }
 
+/** A code name the agent used (in its text or its calls' arguments): how many turns used it, and the latest. */
+export interface NameFact {
+  name: string;
+  count: number;
+  seq: number;
+}
+
 /** Everything the note is rendered from. */
 export interface ExtractiveState {
   /** Format version of this object. */
@@ -85,6 +92,8 @@ export interface ExtractiveState {
   todos: PlanItem[];
   /** Next steps from the latest assistant text that named any. */
   nextSteps: PlanItem[];
+  /** Code names the agent used, most used kept (absent in states written before names were kept). */
+  names: NameFact[];
 }
 
 /** Bounds of the state's lists and texts. */
@@ -109,6 +118,9 @@ export const LIMITS = {
   todos: 10,
   nextSteps: 6,
   carriedChars: 1200,
+  names: 80,
+  nameMinChars: 4,
+  nameMaxChars: 80,
 } as const;
 
 /** A state with no facts. */
@@ -126,6 +138,7 @@ export function emptyExtractiveState(): ExtractiveState {
     calls: [],
     todos: [],
     nextSteps: [],
+    names: [],
   };
 }
 
@@ -134,12 +147,14 @@ const LIST_KEYS = ["requests", "decisions", "files", "errors", "calls", "todos",
 /**
  * Whether `value` has the shape of an {@link ExtractiveState} (version 1).
  * Checks the top level and the list fields; used to tell this summarizer's
- * state from another author's.
+ * state from another author's. `names` may be absent (a state stored before
+ * names were kept).
  */
 export function isExtractiveState(value: unknown): value is ExtractiveState {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   if (record["v"] !== 1 || typeof record["lastSeq"] !== "number") return false;
   if (!LIST_KEYS.every((key) => Array.isArray(record[key]))) return false;
+  if (record["names"] !== undefined && !Array.isArray(record["names"])) return false;
   return ["objective", "carried", "latest"].every((key) => record[key] === null || typeof record[key] === "object");
 }

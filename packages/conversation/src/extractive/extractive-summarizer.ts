@@ -70,8 +70,9 @@ function previousState(previous: NoteRecord | undefined): ExtractiveState | unde
     throw new AppError("invalid_argument", `previous note state is not json [version=${String(previous.version)}]`, { cause: error });
   }
   if (!isExtractiveState(parsed)) throw new AppError("invalid_argument", `previous note state has an unknown shape [version=${String(previous.version)}]`);
-  // The state may have folded further than the note says (a crash between the two writes): the note's word wins.
-  return parsed.lastSeq > previous.coveredThroughSeq ? { ...parsed, lastSeq: previous.coveredThroughSeq } : parsed;
+  // A state stored before names were kept has none; the note's word wins over a state that folded further.
+  const state = { ...parsed, names: (parsed.names as ExtractiveState["names"] | undefined) ?? [] };
+  return state.lastSeq > previous.coveredThroughSeq ? { ...state, lastSeq: previous.coveredThroughSeq } : state;
 }
 
 // A note without extractive state: keep its start, so the covered turns' facts are not lost.

@@ -2,6 +2,7 @@ import type { Turn, TurnToolCall, TurnToolResult } from "../turn.js";
 import { callInfoOf } from "./call-info.js";
 import { failureOf, judgementOf } from "./extract-errors.js";
 import { decisionsOf, isNextStep, planOfArgs, sentencesOf, textOf } from "./extract-sentences.js";
+import { addNames, namesOf } from "./extract-names.js";
 import { emptyExtractiveState, LIMITS } from "./extractive-state.js";
 import type { ExtractiveState } from "./extractive-state.js";
 import { addCall, addDecision, addError, addFile, resolveErrors } from "./fold-facts.js";
@@ -11,7 +12,7 @@ import { clipText, leadingText, oneLine } from "./text-bounds.js";
  * Folds turns into the extractive state, in order: the first user text
  * becomes the objective (unless an earlier note was carried over), later user
  * texts the latest requests; assistant text gives decisions, next steps and
- * the latest message; tool calls give the files touched, the agent's plan
+ * the latest message, and with its calls' arguments the code names in play; tool calls give the files touched, the agent's plan
  * (TodoWrite, update_plan) and the recent calls; tool results give the errors
  * met and resolve earlier errors of the same call. Turns at or below the state's `lastSeq` are skipped, so folding
  * a redelivered batch again changes nothing.
@@ -23,6 +24,8 @@ import { clipText, leadingText, oneLine } from "./text-bounds.js";
  */
 export function foldTurns(state: ExtractiveState | undefined, turns: readonly Turn[]): ExtractiveState {
   const next = state === undefined ? emptyExtractiveState() : structuredClone(state);
+  // A state stored before names were kept has none.
+  if (!Array.isArray(next.names)) next.names = [];
   for (const turn of turns) {
     if (turn.seq <= next.lastSeq) continue;
     foldTurn(next, turn);
@@ -40,6 +43,7 @@ function foldTurn(state: ExtractiveState, turn: Turn): void {
     if (text !== "") foldAssistantText(state, text, turn.seq);
   }
   for (const call of turn.toolCalls) foldCall(state, call, turn.seq);
+  if (turn.role === "assistant") addNames(state, namesOf([text, ...turn.toolCalls.map((call) => argsText(call.argsJson))].join("\n")), turn.seq);
   for (const result of turn.toolResults) foldResult(state, result, turn.seq);
 }
 
@@ -86,4 +90,22 @@ function foldResult(state: ExtractiveState, result: TurnToolResult, seq: number)
   const key = call?.key ?? `${name} #${result.toolUseId}`;
   if (line === undefined) resolveErrors(state, key, seq);
   else addError(state, { key, call: call?.summary ?? name, line, resolvedSeq: null }, seq);
+}
+
+// The string values of a call's JSON arguments (a command, a script, a path), one a line; the raw text when it is not JSON.
+function argsText(argsJson: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(argsJson) as unknown;
+  } catch {
+    return argsJson;
+  }
+  const strings: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") strings.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === "object" && value !== null) Object.values(value).forEach(walk);
+  };
+  walk(parsed);
+  return strings.join("\n");
 }

@@ -1,5 +1,5 @@
 import { turnAddress } from "../turn.js";
-import type { CallFact, ErrorFact, ExtractiveState, FileFact } from "./extractive-state.js";
+import type { CallFact, ErrorFact, ExtractiveState, FileFact, NameFact } from "./extractive-state.js";
 import { LIMITS } from "./extractive-state.js";
 
 /** One fact of a note section: its text (one line, or a quoted block), the turn it ages by, whether fitting may drop it. */
@@ -18,7 +18,7 @@ export interface NoteSection {
 }
 
 /** The note's section headings, in order. */
-export const SECTION_HEADINGS = ["## Objective", "## Key decisions", "## Files touched", "## Errors met", "## Current state", "## Next steps"] as const;
+export const SECTION_HEADINGS = ["## Objective", "## Key decisions", "## Files touched", "## Names in play", "## Errors met", "## Current state", "## Next steps"] as const;
 
 /** `(turn:3, turn:9)`. */
 function cite(seqs: readonly number[]): string {
@@ -53,10 +53,23 @@ export function noteSections(state: ExtractiveState): NoteSection[] {
     { heading: SECTION_HEADINGS[0], facts: objective, empty: "- (no user message yet)" },
     { heading: SECTION_HEADINGS[1], facts: state.decisions.map((decision) => ({ text: `- ${decision.text} ${cite(decision.seqs)}`, seq: last(decision.seqs), droppable: true })), empty: "- (none recorded)" },
     { heading: SECTION_HEADINGS[2], facts: state.files.map(fileFact), empty: "- (none)" },
-    { heading: SECTION_HEADINGS[3], facts: state.errors.map(errorFact), empty: "- (none)" },
-    { heading: SECTION_HEADINGS[4], facts: currentFacts(state), empty: "- (nothing yet)" },
-    { heading: SECTION_HEADINGS[5], facts: nextFacts(state), empty: "- (none stated)" },
+    { heading: SECTION_HEADINGS[3], facts: nameFacts(state), empty: "- (none)" },
+    { heading: SECTION_HEADINGS[4], facts: state.errors.map(errorFact), empty: "- (none)" },
+    { heading: SECTION_HEADINGS[5], facts: currentFacts(state), empty: "- (nothing yet)" },
+    { heading: SECTION_HEADINGS[6], facts: nextFacts(state), empty: "- (none stated)" },
   ];
+}
+
+// The names, one line per turn that last used them, most recent first; within a line, most used first.
+function nameFacts(state: ExtractiveState): NoteFact[] {
+  const bySeq = new Map<number, NameFact[]>();
+  for (const fact of state.names ?? []) bySeq.set(fact.seq, [...(bySeq.get(fact.seq) ?? []), fact]);
+  return [...bySeq.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([seq, facts]) => {
+      const names = facts.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((fact) => fact.name);
+      return { text: `- ${names.join(", ")} ${cite([seq])}`, seq, droppable: true };
+    });
 }
 
 function fileFact(file: FileFact): NoteFact {

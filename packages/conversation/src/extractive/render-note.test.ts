@@ -8,7 +8,7 @@ import { emptyExtractiveState } from "./extractive-state.js";
 import { foldTurns } from "./fold-turns.js";
 import { renderNote } from "./render-note.js";
 
-const HEADINGS = ["# Handover note (through turn:", "## Objective", "## Key decisions", "## Files touched", "## Errors met", "## Current state", "## Next steps"];
+const HEADINGS = ["# Handover note (through turn:", "## Objective", "## Key decisions", "## Files touched", "## Names in play", "## Errors met", "## Current state", "## Next steps"];
 const TASK = "Fix the failing add() test in src/math.ts.\nKeep the public API unchanged.";
 
 /** A session: the task, then `loops` fix loops. */

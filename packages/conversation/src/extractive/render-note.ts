@@ -10,7 +10,7 @@ const MIN_OBJECTIVE_CHARS = 80;
 
 /**
  * Renders the handover note: "# Handover note (through turn:N)", then
- * "## Objective", "## Key decisions", "## Files touched", "## Errors met",
+ * "## Objective", "## Key decisions", "## Files touched", "## Names in play", "## Errors met",
  * "## Current state" and "## Next steps", always in this order and always
  * present; every fact cites its `turn:<seq>` address(es). Deterministic.
  *
