@@ -33,12 +33,18 @@ export {
 } from "./vendor-policies.js";
 export { createCutRulePolicy, parseRuleSpec, SEED_RULE } from "./cut-rule-policy.js";
 export { createLoupePolicy } from "./loupe-policy.js";
+export { createCorePolicy, coreResultInput } from "./core-policy.js";
+export { parseCorePolicyName, joinCoreSettings } from "./parse-core-policy.js";
+export { toolCallOf } from "./tool-call.js";
 export { searchSavedOutput, MAX_SEARCH_LINES } from "./saved-file-recovery.js";
 export { extractEvidence, evidenceOf } from "./extract-evidence.js";
 export { scoreTrajectory, prepareTrajectory, historyTokensOf, emptyTotals, addTotals } from "./score-trajectory.js";
 export type { CorpusRow, Trajectory } from "./corpus-row.js";
 export type { Policy, PolicyView, Recovery } from "./policy.js";
 export type { LoupePolicyOptions } from "./loupe-policy.js";
+export type { CorePolicyOptions } from "./core-policy.js";
+export type { CorePolicySpec } from "./parse-core-policy.js";
+export type { ToolCall } from "./tool-call.js";
 export type { EvidenceItem, EvidenceKind } from "./extract-evidence.js";
 export type { Totals, PreparedTrajectory } from "./score-trajectory.js";
 export { runNoteEval } from "./run-note-eval.js";

@@ -1,6 +1,6 @@
 import { textOfParts, type LoupeClient } from "@loupe/client";
-import { isShellCall } from "./corpus-row.js";
 import type { Policy } from "./policy.js";
+import { toolCallOf } from "./tool-call.js";
 
 /** Options of {@link createLoupePolicy}. */
 export interface LoupePolicyOptions {
@@ -9,9 +9,6 @@ export interface LoupePolicyOptions {
   /** Rule source the results are projected under; default `loupe-eval`. */
   readonly source?: string;
 }
-
-const commandOf = (args: unknown): string =>
-  typeof args === "string" ? args : typeof args === "object" && args !== null && typeof (args as { command?: unknown }).command === "string" ? (args as { command: string }).command : "";
 
 const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
@@ -27,7 +24,7 @@ export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptio
   return {
     name: budgetTokens > 0 ? `loupe:budget=${String(budgetTokens)}` : "loupe",
     view: async (row, session) => {
-      const shell = isShellCall(row);
+      const call = toolCallOf(row);
       const response = await client.project(
         {
           sessionId: session,
@@ -35,8 +32,8 @@ export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptio
           budgetTokens,
           result: {
             toolUseId: `${session}#${String(row.step)}`,
-            toolName: shell ? "bash" : row.tool,
-            argsJson: JSON.stringify(shell ? { command: commandOf(row.args) } : (row.args ?? {})),
+            toolName: call.toolName,
+            argsJson: call.argsJson,
             parts: [{ content: { case: "text", value: row.output } }],
             isError: row.isError,
             ...(row.exitCode === undefined ? {} : { exitCode: row.exitCode }),

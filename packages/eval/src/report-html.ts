@@ -72,16 +72,17 @@ ${texts.join("\n")}
 function table(points: readonly Point[]): string {
   const rows = points.map(
     ({ policy, color, totals }) =>
-      `<tr><td><span style="color:${color}">●</span> ${escapeHtml(policy)}</td><td>${totals.historyTokens.toLocaleString("en-US")}</td><td>${totals.firstViewTokens.toLocaleString("en-US")}</td><td>${percent(totals.inView, totals.evidence)}</td><td>${percent(totals.reachable, totals.evidence)}</td><td>${String(totals.recoveries)}</td></tr>`,
+      `<tr><td><span style="color:${color}">●</span> ${escapeHtml(policy)}</td><td>${totals.historyTokens.toLocaleString("en-US")}</td><td>${totals.firstViewTokens.toLocaleString("en-US")}</td><td>${percent(totals.inView, totals.evidence)}</td><td>${percent(totals.cutInView, totals.cutEvidence)} of ${totals.cutEvidence.toLocaleString("en-US")}</td><td>${percent(totals.reachable, totals.evidence)}</td><td>${String(totals.recoveries)}</td></tr>`,
   );
-  return `<table><thead><tr><th>policy</th><th>tokens carried</th><th>first-view tokens</th><th>evidence in view</th><th>reachable</th><th>recoveries</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table><thead><tr><th>policy</th><th>tokens carried</th><th>first-view tokens</th><th>evidence in view</th><th>in view among cut outputs</th><th>reachable</th><th>recoveries</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 /**
  * A self-contained HTML report (inline CSS and SVG, no external assets): per
  * agent system and pooled, a chart of tokens carried against evidence kept
  * (one point per policy: filled = in the first view, ring = reachable with
- * one recovery) and the figures as a table.
+ * one recovery) and the figures as a table, with the evidence in view among
+ * the outputs a policy cut (undiluted by those that fit whole).
  */
 export function formatReportHtml(report: EvalReport, title = "loupe eval"): string {
   const sections = [{ name: "pooled", pick: (policy: EvalReport["policies"][number]) => policy.pooled }].concat(

@@ -9,7 +9,7 @@ export function percent(part: number, whole: number): string {
 const number = (value: number): string => Math.round(value).toLocaleString("en-US");
 
 function section(title: string, rows: ReadonlyArray<{ policy: string; totals: Totals }>, baseline: Totals | undefined): string[] {
-  const header = ["policy", "tokens carried", "vs none", "first-view tokens", "cut", "saved", "evidence", "in view", "reachable", "recoveries"];
+  const header = ["policy", "tokens carried", "vs none", "first-view tokens", "cut", "saved", "evidence", "in view", "cut items", "in view (cut)", "reachable", "recoveries"];
   const body = rows.map(({ policy, totals }) => [
     policy,
     number(totals.historyTokens),
@@ -19,6 +19,8 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
     number(totals.savedOutputs),
     number(totals.evidence),
     percent(totals.inView, totals.evidence),
+    number(totals.cutEvidence),
+    percent(totals.cutInView, totals.cutEvidence),
     percent(totals.reachable, totals.evidence),
     number(totals.recoveries),
   ]);
@@ -33,7 +35,8 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
  * The report as plain-text tables: pooled, then one per agent system; one
  * row per policy with tokens carried (and as a share of `none`'s when `none`
  * ran), first-view tokens, outputs cut and saved, evidence items, the share in the
- * first view, the share reachable with one recovery, and recoveries made.
+ * first view, the items of the outputs it cut and their share in the first
+ * view, the share reachable with one recovery, and recoveries made.
  */
 export function formatReportTable(report: EvalReport): string {
   const baselineOf = (pick: (totals: { pooled: Totals; bySystem: Record<string, Totals> }) => Totals | undefined): Totals | undefined => {

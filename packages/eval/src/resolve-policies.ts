@@ -1,7 +1,9 @@
 import type { LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
 import { createCutRulePolicy, parseRuleSpec, SEED_RULE } from "./cut-rule-policy.js";
+import { createCorePolicy } from "./core-policy.js";
 import { createLoupePolicy } from "./loupe-policy.js";
+import { CORE_NAME, joinCoreSettings, parseCorePolicyName } from "./parse-core-policy.js";
 import type { Policy } from "./policy.js";
 import { claudeCodePolicy, codexPolicy, geminiCliPolicy, nonePolicy, opencodePolicy } from "./vendor-policies.js";
 
@@ -26,21 +28,29 @@ export function needsLoupe(names: readonly string[]): boolean {
 
 /**
  * Builds the policies named in `names` (see {@link DEFAULT_POLICY_NAMES};
- * `loupe:budget=N` for any N) followed by one per `--rule` spec.
+ * `loupe:budget=N` for any N; `core`, `core:budget=N[,group.share=X…]`, see
+ * `parseCorePolicyName`) followed by one per `--rule` spec. Core policies
+ * run in process and need no client. A core policy's settings may come as
+ * names of their own after it (a comma-separated list splits them off).
  *
- * @throws AppError `invalid_argument` for an unknown name or a bad rule;
+ * @throws AppError `invalid_argument` for an unknown name, a bad core setting or a bad rule;
  *   `failed_precondition` when a Loupe policy is named without a client
  */
 export function resolvePolicies(names: readonly string[], rules: readonly string[], client: LoupeClient | undefined): Policy[] {
   const policies: Policy[] = [];
-  for (const name of names) {
+  for (const name of joinCoreSettings(names)) {
     const local = LOCAL[name];
     if (local !== undefined) {
       policies.push(local);
       continue;
     }
+    if (CORE_NAME.test(name)) {
+      const spec = parseCorePolicyName(name);
+      policies.push(createCorePolicy({ name: spec.name, budgetTokens: spec.budgetTokens, shares: spec.shares }));
+      continue;
+    }
     const loupe = LOUPE_NAME.exec(name);
-    if (loupe === null) throw new AppError("invalid_argument", `unknown policy [policy=${name}, known=${[...Object.keys(LOCAL), "loupe", "loupe:budget=N"].join("|")}]`);
+    if (loupe === null) throw new AppError("invalid_argument", `unknown policy [policy=${name}, known=${[...Object.keys(LOCAL), "loupe", "loupe:budget=N", "core", "core:budget=N,group.share=X"].join("|")}]`);
     if (client === undefined) throw new AppError("failed_precondition", `policy needs a running loupe [policy=${name}]`);
     policies.push(createLoupePolicy(client, { budgetTokens: Number(loupe[1] ?? "0") }));
   }

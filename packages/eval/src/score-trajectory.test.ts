@@ -60,7 +60,7 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
   it("none: every result whole, all evidence in view", async () => {
     // History: step 2 holds r1 (4), step 3 holds r1 + r2 (4 + 2) → 10.
     assert.deepEqual(await scoreTrajectory(prepared, nonePolicy, words), {
-      trajectories: 1, steps: 3, historyTokens: 10, firstViewTokens: 9, outputTokens: 9, recoveryTokens: 0, cutOutputs: 0, savedOutputs: 0, evidence: 3, inView: 3, reachable: 3, recoveries: 0,
+      trajectories: 1, steps: 3, historyTokens: 10, firstViewTokens: 9, outputTokens: 9, recoveryTokens: 0, cutOutputs: 0, savedOutputs: 0, evidence: 3, inView: 3, reachable: 3, recoveries: 0, cutEvidence: 0, cutInView: 0,
     });
   });
 
@@ -68,8 +68,21 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
     // Step 1: view "load_config ok" (2) + two recoveries answering "status_code 500" (2 each) → 6; step 2: 2; step 3: 3.
     // History: 6 × 2 + 2 × 1 + 3 × 0 = 14.
     assert.deepEqual(await scoreTrajectory(prepared, firstLine, words), {
-      trajectories: 1, steps: 3, historyTokens: 14, firstViewTokens: 7, outputTokens: 9, recoveryTokens: 4, cutOutputs: 1, savedOutputs: 1, evidence: 3, inView: 1, reachable: 3, recoveries: 2,
+      trajectories: 1, steps: 3, historyTokens: 14, firstViewTokens: 7, outputTokens: 9, recoveryTokens: 4, cutOutputs: 1, savedOutputs: 1, evidence: 3, inView: 1, reachable: 3, recoveries: 2, cutEvidence: 2, cutInView: 0,
     });
+  });
+
+  it("counts the evidence in view among cut outputs over the items of those outputs only", async () => {
+    // Step 1 cut to "status_code" (1 of its 2 items); steps 2 and 3 whole (their 1 item in view, undiluting nothing).
+    const firstWordOfLast: Policy = {
+      name: "first-word-of-last-line",
+      view: async (row) => {
+        const last = row.output.split("\n").at(-1) ?? "";
+        return row.output.includes("\n") ? { firstView: last.split(" ")[0] ?? "", saved: false } : { firstView: row.output, saved: false };
+      },
+    };
+    const totals = await scoreTrajectory(prepared, firstWordOfLast, words);
+    assert.deepEqual([totals.cutOutputs, totals.evidence, totals.inView, totals.cutEvidence, totals.cutInView], [1, 3, 2, 2, 1]);
   });
 });
 

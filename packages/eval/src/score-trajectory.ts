@@ -27,6 +27,13 @@ export interface Totals {
   reachable: number;
   /** Items not in the first view that one recovery reached. */
   recoveries: number;
+  /**
+   * Items of the outputs the policy did not show whole (first view ≠ output):
+   * where a policy's choices show, undiluted by the outputs that fit.
+   */
+  cutEvidence: number;
+  /** Of {@link Totals.cutEvidence}, the items present in the first view. */
+  cutInView: number;
 }
 
 /** A trajectory's rows with what every policy shares: output tokens and evidence. */
@@ -37,7 +44,7 @@ export interface PreparedTrajectory {
 
 /** All-zero totals. */
 export function emptyTotals(): Totals {
-  return { trajectories: 0, steps: 0, historyTokens: 0, firstViewTokens: 0, outputTokens: 0, recoveryTokens: 0, cutOutputs: 0, savedOutputs: 0, evidence: 0, inView: 0, reachable: 0, recoveries: 0 };
+  return { trajectories: 0, steps: 0, historyTokens: 0, firstViewTokens: 0, outputTokens: 0, recoveryTokens: 0, cutOutputs: 0, savedOutputs: 0, evidence: 0, inView: 0, reachable: 0, recoveries: 0, cutEvidence: 0, cutInView: 0 };
 }
 
 /** Adds `more` into `into` field by field and returns `into`. */
@@ -70,8 +77,9 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
 }
 
 /**
- * Replays one trajectory under `policy`: first views, evidence kept in view,
- * and one recovery per missing item when the policy saved the output.
+ * Replays one trajectory under `policy`: first views, evidence kept in view
+ * (of all outputs, and of the outputs it cut), and one recovery per missing
+ * item when the policy saved the output.
  */
 export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Policy, counter: TokenCounter): Promise<Totals> {
   const totals = emptyTotals();
@@ -79,13 +87,16 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
   const session = `${policy.name}|${prepared.trajectory.agentSystem}|${prepared.trajectory.id}`;
   for (const { row, outputTokens, evidence } of prepared.rows) {
     const view = await policy.view(row, session);
-    const firstViewTokens = view.firstView === row.output ? outputTokens : counter.count(view.firstView);
+    const whole = view.firstView === row.output;
+    const firstViewTokens = whole ? outputTokens : counter.count(view.firstView);
     let recoveryTokens = 0;
     for (const item of evidence) {
       totals.evidence++;
+      if (!whole) totals.cutEvidence++;
       if (view.firstView.includes(item.text)) {
         totals.inView++;
         totals.reachable++;
+        if (!whole) totals.cutInView++;
         continue;
       }
       if (view.recover === undefined) continue;
@@ -99,7 +110,7 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
     totals.firstViewTokens += firstViewTokens;
     totals.outputTokens += outputTokens;
     totals.recoveryTokens += recoveryTokens;
-    if (view.firstView !== row.output) totals.cutOutputs++;
+    if (!whole) totals.cutOutputs++;
     if (view.saved) totals.savedOutputs++;
     perStep.push(firstViewTokens + recoveryTokens);
   }

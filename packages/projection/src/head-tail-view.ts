@@ -1,6 +1,7 @@
 import { buildLineView } from "./lines/build-line-view.js";
 import { lineGapNotice } from "./lines/gap-notice.js";
 import type { LineBlock } from "./lines/select-lines.js";
+import { sharesOf, type ProjectionSharesOverride } from "./projectors/projection-shares.js";
 import { splitLines } from "./split-lines.js";
 import type { TokenCounter } from "./token-counter.js";
 import { utf8Length } from "./utf8-length.js";
@@ -32,13 +33,13 @@ export interface HeadTailOptions {
   counter: TokenCounter;
   /** The saved result's id; "" when the result could not be saved (no continuation is offered). */
   resultId: string;
-  /** Share of the budget for the head (the rest goes to the tail first, then back to the head). Default 0.65. */
+  /** Share of the budget for the head (the rest goes to the tail first, then back to the head). Default `shares.headTail.head`. */
   headShare?: number;
+  /** Shares replacing DEFAULT_SHARES (here `headTail.head`, 0.65 by default); validated. */
+  shares?: ProjectionSharesOverride;
   /** Names what the lines are (a file path) in the notice. */
   label?: string;
 }
-
-const DEFAULT_HEAD_SHARE = 0.65;
 
 /**
  * Keeps whole lines from the head and tail of `text` within the token budget
@@ -53,7 +54,7 @@ export function projectHeadTail(text: string, options: HeadTailOptions): TextVie
   }
   const lines = splitLines(text);
   const describeGap = lineGapNotice(resultId, options.label ?? "");
-  const share = options.headShare ?? DEFAULT_HEAD_SHARE;
+  const share = options.headShare ?? sharesOf(options).headTail.head;
   // Shares of what is left after one notice line; the head takes back what the tail leaves.
   const room = Math.max(0, budgetTokens - counter.count(describeGap(lines.length, lines.length, lines.length).description + "\n"));
   const blocks: LineBlock[] = [

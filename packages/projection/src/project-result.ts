@@ -13,6 +13,7 @@ import { selectViewSpec } from "./structured/select-view-spec.js";
 import { jsonContinuation } from "./structured/structured-omission.js";
 import type { ViewSpec } from "./structured/view-spec.js";
 import type { Projector, ProjectorContext, ProjectorInput, ResultKind } from "./projectors/projector.js";
+import { resolveShares } from "./projectors/projection-shares.js";
 import { createCachingCounter } from "./file-read/caching-counter.js";
 import { splitLines } from "./split-lines.js";
 import { utf8Length } from "./utf8-length.js";
@@ -42,6 +43,8 @@ export interface ProjectOptions extends ProjectorContext {
   source?: string;
   /** Declarative field views from configuration; a matching one shapes structured results. */
   viewSpecs?: readonly ViewSpec[];
+  /** The input text's exact token count in `counter`'s encoding, when the caller has it: the fit check uses it instead of counting. */
+  textTokens?: number;
 }
 
 /**
@@ -67,6 +70,8 @@ export interface ResultView {
   unchanged: boolean;
   /** The kind used (declared or inferred). */
   kind: ResultKind;
+  /** The text's exact token count when the core counted it whole on the way (a result that fit); else absent. */
+  tokens?: number;
 }
 
 /** A call's arguments from args_json: the object, or {} when absent, malformed or not an object. */
@@ -106,6 +111,12 @@ function projectStructuredText(text: string, toolName: string, options: ProjectO
   return { text: view.text, unchanged: false, omissions };
 }
 
+/** The text's token count when it is within the budget, else false. */
+function fitCount(text: string, options: ProjectOptions): number | false {
+  if (options.textTokens === undefined) return options.counter.within(text, options.budgetTokens);
+  return options.textTokens <= options.budgetTokens ? options.textTokens : false;
+}
+
 const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
   command: projectCommand,
   file_read: projectFileRead,
@@ -119,19 +130,25 @@ const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
 
 /**
  * Projects one result: unchanged when it already fits the budget and the
- * byte cap; otherwise cut by the projector of its kind (declared, or inferred
- * from tool name, args and content). Pure and deterministic.
+ * byte cap (with its token count); otherwise cut by the projector of its kind
+ * (declared, or inferred from tool name, args and content). Pure and
+ * deterministic. `shares` replaces some of DEFAULT_SHARES.
+ * A caching counter (see {@link createCachingCounter}) passed
+ * as `counter` is used as it is, so the caller can count the original and the
+ * view afterwards from the line counts this call already made.
+ * @throws AppError `invalid_argument` when `shares` names an unknown share or one outside [0, 1]
  */
 export function projectResult(input: ResultInput, given: ProjectOptions): ResultView {
   const { text } = input;
+  // A bad override fails every call, not only the ones a projector cuts.
+  if (given.shares !== undefined) resolveShares(given.shares);
   // One cache of line counts for the whole call: the fit check, the projector's shares, the selection and the final check.
   const options: ProjectOptions = { ...given, counter: createCachingCounter(given.counter) };
   const args = parseArgs(input.argsJson);
   const kind = input.structuredOnly && input.declaredKind === undefined ? "structured" : inferKind({ toolName: input.toolName, args, text, declared: input.declaredKind });
   // UTF-8 never takes fewer bytes than UTF-16 code units: a long text is over the cap without counting.
-  if (text.length <= options.maxViewBytes && utf8Length(text) <= options.maxViewBytes && options.counter.within(text, options.budgetTokens) !== false) {
-    return { text, omissions: [], unchanged: true, kind };
-  }
+  const fit = text.length <= options.maxViewBytes && utf8Length(text) <= options.maxViewBytes ? fitCount(text, options) : false;
+  if (fit !== false) return { text, omissions: [], unchanged: true, kind, tokens: fit };
   const projectorInput: ProjectorInput = {
     text,
     lines: splitLines(text),

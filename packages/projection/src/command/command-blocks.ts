@@ -1,16 +1,11 @@
 import type { LineBlock } from "../lines/select-lines.js";
+import type { ProjectionShares } from "../projectors/projection-shares.js";
 import type { LineKind } from "./classify-lines.js";
 import type { BlockSegment, ErrorBlock } from "./find-error-blocks.js";
 
-// Shares of the budget and counts that shape a command's view.
+// Counts that shape a command's view (its shares of the budget are ProjectionShares["command"]).
 /** How many last lines are kept first: verdicts live there. */
 export const TAIL_LINES = 5;
-const TAIL_SHARE = 0.2;
-const HEAD_SHARE = 0.6;
-const MORE_TAIL_SHARE = 0.15;
-// A whole piece too large to fit keeps its start within this share instead.
-const PIECE_SHARE = 0.15;
-const SUMMARY_BLOCK_FALLBACK_SHARE = 0.3;
 const SHORT_PIECE_LINES = 3;
 const CONTEXT_BEFORE = 2;
 const CONTEXT_AFTER = 2;
@@ -72,8 +67,8 @@ function keySegments(block: ErrorBlock): BlockSegment[] {
   return ordered;
 }
 
-function blockPieces(block: ErrorBlock, priority: number, detailPriority: number, budgetTokens: number, withContext: boolean): LineBlock[] {
-  const fallbackTokens = budgetTokens * PIECE_SHARE;
+// A whole piece too large to fit keeps its start within `fallbackTokens` (the piece share of the budget) instead.
+function blockPieces(block: ErrorBlock, priority: number, detailPriority: number, fallbackTokens: number, withContext: boolean): LineBlock[] {
   const pieces = keySegments(block).flatMap((segment) => piece(segment.start, segment.end, priority, fallbackTokens));
   block.segments.forEach((segment, index) => {
     if (segment.rank === 2) pieces.push({ start: segment.start, end: segment.end, priority: P_LIBRARY, take: "all" });
@@ -98,6 +93,8 @@ export interface CommandBlockOptions {
   budgetTokens: number;
   /** Tokens the head of the output may take before the error blocks (see projectCommand's head shares). */
   headFirstTokens: number;
+  /** The tail, head, more-tail, piece and summary-block shares. */
+  shares: ProjectionShares["command"];
 }
 
 /**
@@ -110,23 +107,24 @@ export interface CommandBlockOptions {
  * tail. See {@link findErrorBlocks}.
  */
 export function commandLineBlocks(kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], options: CommandBlockOptions): LineBlock[] {
-  const { budgetTokens } = options;
+  const { budgetTokens, shares } = options;
+  const pieceTokens = budgetTokens * shares.piece;
   const total = kinds.length;
   const blocks: LineBlock[] = [];
   for (const index of linesOfKind(kinds, "summary", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_VERDICT, take: "all" });
-  for (const [start, end] of summaryBlocks(kinds)) blocks.push(...piece(start, end, P_VERDICT, budgetTokens * SUMMARY_BLOCK_FALLBACK_SHARE));
-  blocks.push({ start: Math.max(0, total - TAIL_LINES), end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * TAIL_SHARE) });
+  for (const [start, end] of summaryBlocks(kinds)) blocks.push(...piece(start, end, P_VERDICT, budgetTokens * shares.summaryBlockFallback));
+  blocks.push({ start: Math.max(0, total - TAIL_LINES), end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * shares.tail) });
   if (options.headFirstTokens > 0) blocks.push({ start: 0, end: total, priority: P_VERDICT, take: "head", maxTokens: Math.floor(options.headFirstTokens) });
   const last = errorBlocks[errorBlocks.length - 1];
   const first = errorBlocks[0];
-  if (last !== undefined) blocks.push(...blockPieces(last, P_FIRST_LAST, P_FIRST_LAST_DETAIL, budgetTokens, true));
-  if (first !== undefined && first !== last) blocks.push(...blockPieces(first, P_FIRST_LAST, P_FIRST_LAST_DETAIL, budgetTokens, true));
+  if (last !== undefined) blocks.push(...blockPieces(last, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
+  if (first !== undefined && first !== last) blocks.push(...blockPieces(first, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
   for (const index of linesOfKind(kinds, "failure", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_FAILURE_NAMES, take: "all" });
   const others = errorBlocks.slice(1, -1);
   const offered = others.length <= MAX_BLOCKS_OFFERED ? others : [...others.slice(0, MAX_BLOCKS_OFFERED / 2), ...others.slice(others.length - MAX_BLOCKS_OFFERED / 2)];
-  for (const block of offered) blocks.push(...blockPieces(block, P_OTHER, P_OTHER_DETAIL, budgetTokens, false));
-  blocks.push({ start: 0, end: total, priority: P_HEAD, take: "head", maxTokens: Math.floor(budgetTokens * HEAD_SHARE) });
-  blocks.push({ start: 0, end: total, priority: P_HEAD, take: "tail", maxTokens: Math.floor(budgetTokens * MORE_TAIL_SHARE) });
+  for (const block of offered) blocks.push(...blockPieces(block, P_OTHER, P_OTHER_DETAIL, pieceTokens, false));
+  blocks.push({ start: 0, end: total, priority: P_HEAD, take: "head", maxTokens: Math.floor(budgetTokens * shares.head) });
+  blocks.push({ start: 0, end: total, priority: P_HEAD, take: "tail", maxTokens: Math.floor(budgetTokens * shares.moreTail) });
   for (const index of linesOfKind(kinds, "warning", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_WARNINGS, take: "all" });
   blocks.push({ start: 0, end: total, priority: P_REST, take: "head" });
   blocks.push({ start: 0, end: total, priority: P_REST + 0.5, take: "tail" });

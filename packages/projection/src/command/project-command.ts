@@ -2,6 +2,7 @@ import type { TextView } from "../head-tail-view.js";
 import { buildLineView, type LineViewOptions } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { Projector, ProjectorContext, ProjectorInput } from "../projectors/projector.js";
+import { sharesOf, type ProjectionShares } from "../projectors/projection-shares.js";
 import { utf8Length } from "../utf8-length.js";
 import { classifyLines, type LineKind } from "./classify-lines.js";
 import { collapseRedraws, hasRedraws } from "./collapse-redraws.js";
@@ -13,11 +14,8 @@ import { blocksNotShown, missingBlocksNotice } from "./missing-blocks-notice.js"
 
 // Rounds of "select, name what did not fit, select again with that notice" before settling.
 const MAX_NOTICE_ROUNDS = 3;
-// Shares of the budget the head may take before the error blocks (measured on shared/corpus, see the corpus test).
-const SCRIPT_HEAD_SHARE = 0.65;
-const TEST_RUN_HEAD_SHARE = 0.4;
-// Left free for the notice naming blocks that did not fit, and for per-line counts that differ from the joined text's.
-const MARGIN_SHARE = 0.05;
+// The shares of the budget (head before the error blocks, margin, when errors come first) are DEFAULT_SHARES.command
+// unless the context overrides them (measured on shared/corpus, see the corpus test).
 
 /**
  * Commands (bash, shell, execute, test runners, compilers, linters): a
@@ -29,7 +27,8 @@ const MARGIN_SHARE = 0.05;
  * then their detail; library frames collapsed first), then more head and
  * tail. Every error line is kept when the error lines fit in half the
  * budget; the head of the output only takes what they leave (up to 65% for
- * script output, 40% for a test run). When they do not fit, the head keeps
+ * script output, 40% for a test run). These are DEFAULT_SHARES.command; the
+ * context's `shares` may replace them. When they do not fit, the head keeps
  * that share ahead of them. A second header line names the error blocks not
  * shown in full by their line ranges (all within omissions, so
  * recoverable). Progress bars redrawn with "\r" are shown in their final
@@ -41,7 +40,8 @@ export const projectCommand: Projector = (input, context) => {
   const errorBlocks = findErrorBlocks(kinds, lines);
   const describeGap = lineGapNotice(context.resultId);
   const main = commandHeader(input);
-  const blocks = commandLineBlocks(kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirstTokens(input, context, kinds, errorBlocks, main) });
+  const shares = sharesOf(context).command;
+  const blocks = commandLineBlocks(kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirstTokens(input, context, kinds, errorBlocks, main, shares), shares });
   const options: LineViewOptions = { budgetTokens: context.budgetTokens, maxViewBytes: context.maxViewBytes, counter: context.counter, describeGap };
   if (input.text.includes("\r")) options.display = (index) => {
     const line = lines[index] ?? "";
@@ -75,17 +75,17 @@ export const projectCommand: Projector = (input, context) => {
  * more of the next step's evidence than a surplus of tracebacks. Script
  * output gets a larger share than a test run's, whose failures agents act on.
  */
-function headFirstTokens(input: ProjectorInput, context: ProjectorContext, kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], main: string): number {
+function headFirstTokens(input: ProjectorInput, context: ProjectorContext, kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], main: string, shares: ProjectionShares["command"]): number {
   const { budgetTokens, counter } = context;
   const isTestRun = kinds.some((kind) => kind === "summary" || kind === "summary_block" || kind === "failure");
-  const share = budgetTokens * (isTestRun ? TEST_RUN_HEAD_SHARE : SCRIPT_HEAD_SHARE);
+  const share = budgetTokens * (isTestRun ? shares.testRunHead : shares.scriptHead);
   const noticeTokens = counter.count(lineGapNotice(context.resultId)(input.lines.length, input.lines.length, input.lines.length).description + "\n");
   const evidence = evidenceTokens(input.lines, kinds, errorBlocks, { counter, limit: budgetTokens, noticeTokens, tailLines: TAIL_LINES });
   // Invariant 5: when the error evidence is large, the first and last error blocks and the summaries
   // come before any ordinary output (measured on the corpus, a head share first would keep slightly
   // more next-step evidence for scripts, and less for test runs; the invariant decides).
-  if (evidence.errors > budgetTokens / 2) return 0;
-  const reserved = counter.count(main + "\n") + evidence.all + Math.ceil(budgetTokens * MARGIN_SHARE);
+  if (evidence.errors > budgetTokens * shares.errorsFirstAbove) return 0;
+  const reserved = counter.count(main + "\n") + evidence.all + Math.ceil(budgetTokens * shares.margin);
   return Math.max(0, Math.min(share, budgetTokens - reserved));
 }
 

@@ -1,5 +1,6 @@
 import { buildLineView } from "../lines/build-line-view.js";
 import type { LineBlock } from "../lines/select-lines.js";
+import { sharesOf } from "../projectors/projection-shares.js";
 import type { Projector } from "../projectors/projector.js";
 import { createCachingCounter } from "./caching-counter.js";
 import { chooseOutline } from "./choose-outline.js";
@@ -8,13 +9,14 @@ import { fileGapNotice } from "./file-gap-notice.js";
 import { readSourceOf } from "./read-source.js";
 
 /**
- * How a file read's budget (after one notice) is shared: the outline gets its
- * share only when the room holds at least `outlineMinGaps` gap notices (each
- * kept outline line in the middle adds one, about 50 tokens with a result id,
- * so at small budgets head lines carry more evidence per token); the rest goes
- * to the head and tail in these proportions, and what is left to the head.
+ * How a file read's budget (after one notice) is shared (ProjectionShares
+ * `fileRead`): the outline gets its share only when the room holds at least
+ * this many gap notices (each kept outline line in the middle adds one, about
+ * 50 tokens with a result id, so at small budgets head lines carry more
+ * evidence per token); the rest goes to the head and tail in their
+ * proportions, and what is left to the head.
  */
-export const FILE_READ_SHARES = { outline: 0.25, outlineMinGaps: 20, head: 0.65, tail: 0.35 } as const;
+export const FILE_READ_OUTLINE_MIN_GAPS = 20;
 
 /**
  * Projects a file read (TOOL_KIND_FILE_READ, or a shell `cat`/`sed -n`/`head`/
@@ -29,15 +31,16 @@ export const FILE_READ_SHARES = { outline: 0.25, outlineMinGaps: 20, head: 0.65,
 export const projectFileRead: Projector = (input, context) => {
   const { lines } = input;
   const { budgetTokens } = context;
+  const shares = sharesOf(context).fileRead;
   const counter = createCachingCounter(context.counter);
   const source = readSourceOf(input);
   const describeGap = fileGapNotice(context.resultId, source);
   const total = lines.length;
   const gapTokens = counter.count(describeGap(1, total, total).description + "\n") + 1;
   const room = Math.max(0, budgetTokens - gapTokens);
-  const outlineTokens = room >= FILE_READ_SHARES.outlineMinGaps * gapTokens ? Math.floor(room * FILE_READ_SHARES.outline) : 0;
-  const headTokens = Math.floor((room - outlineTokens) * FILE_READ_SHARES.head);
-  const tailTokens = Math.floor((room - outlineTokens) * FILE_READ_SHARES.tail);
+  const outlineTokens = room >= FILE_READ_OUTLINE_MIN_GAPS * gapTokens ? Math.floor(room * shares.outline) : 0;
+  const headTokens = Math.floor((room - outlineTokens) * shares.head);
+  const tailTokens = Math.floor((room - outlineTokens) * shares.tail);
   const headEnd = reachWithin(lines, 0, 1, headTokens, counter);
   const tailStart = reachWithin(lines, total - 1, -1, tailTokens, counter) + 1;
   const outline = chooseOutline({

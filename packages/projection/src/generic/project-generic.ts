@@ -1,6 +1,7 @@
 import { buildLineView } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { LineBlock } from "../lines/select-lines.js";
+import { sharesOf } from "../projectors/projection-shares.js";
 import type { Projector } from "../projectors/projector.js";
 
 // Markdown headings, "== Section ==", "Section:" lines, and upper-case banner lines name a text's sections.
@@ -8,7 +9,8 @@ const SECTION_LINE = /^(#{1,6}\s+\S|={2,}\s*\S.*={2,}\s*$|[A-Z][A-Za-z0-9 _/-]{2
 const MAX_SECTION_LINES = 60;
 
 /**
- * MCP and other text results: a preview (head-weighted head and tail) plus
+ * MCP and other text results: a preview (head-weighted head and tail, by
+ * DEFAULT_SHARES.generic unless the context overrides them) plus
  * the lines that name the text's sections, so the agent can read a section
  * from the saved result by its line range. The notices offer Recover
  * arguments only; they never suggest running the tool again.
@@ -16,13 +18,14 @@ const MAX_SECTION_LINES = 60;
 export const projectGeneric: Projector = (input, context) => {
   const { lines } = input;
   const total = lines.length;
+  const shares = sharesOf(context).generic;
   const sections: LineBlock[] = [];
   for (let index = 1; index < total - 1 && sections.length < MAX_SECTION_LINES; index++) {
     if (SECTION_LINE.test((lines[index] ?? "").trimEnd())) sections.push({ start: index, end: index + 1, priority: 1, take: "all" });
   }
   const blocks: LineBlock[] = [
-    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: Math.floor(context.budgetTokens * 0.4) },
-    { start: 1, end: total, priority: 0, take: "tail", maxTokens: Math.floor(context.budgetTokens * 0.2) },
+    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: Math.floor(context.budgetTokens * shares.head) },
+    { start: 1, end: total, priority: 0, take: "tail", maxTokens: Math.floor(context.budgetTokens * shares.tail) },
     ...sections,
     { start: 0, end: total - 1, priority: 2, take: "head" },
     { start: 1, end: total, priority: 3, take: "tail" },

@@ -1,14 +1,12 @@
 import { createCachingCounter } from "../file-read/caching-counter.js";
 import { buildLineView } from "../lines/build-line-view.js";
 import type { LineBlock } from "../lines/select-lines.js";
+import { sharesOf } from "../projectors/projection-shares.js";
 import type { Projector } from "../projectors/projector.js";
 import { utf8Length } from "../utf8-length.js";
 import { chooseCutDepth, listingGroups, type ListingGroup } from "./listing-groups.js";
 import { listingGapNotice, listingHeader, subtreeEntries } from "./listing-notices.js";
 import { parseListing } from "./parse-listing.js";
-
-/** Shares of the budget (after the header and one notice): head, one sample per subtree, tail, header. */
-export const LISTING_SHARES = { head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 } as const;
 
 // Bytes per token assumed when estimating what a sample line costs, and a generous upper bound.
 const BYTES_PER_TOKEN = 4;
@@ -26,24 +24,26 @@ const MAX_BYTES_PER_TOKEN = 8;
 export const projectListing: Projector = (input, context) => {
   const { lines } = input;
   const { budgetTokens } = context;
+  // Of the room after the header and one notice: head, one sample per subtree, tail; the header's is of the budget.
+  const shares = sharesOf(context).listing;
   const counter = createCachingCounter(context.counter);
   const total = lines.length;
   const listing = parseListing(lines);
-  const headerTokens = Math.floor(budgetTokens * LISTING_SHARES.header);
+  const headerTokens = Math.floor(budgetTokens * shares.header);
   const headerLine = listingHeader(listing, subtreeEntries(listing), headerTokens, counter);
   const header = counter.within(headerLine + "\n", headerTokens) === false ? [] : [headerLine];
   // A notice for the whole listing names its base directory: about what a notice for one subtree costs.
   const gapTokens = counter.count(listingGapNotice(context.resultId, listing, Number.POSITIVE_INFINITY)(1, total, total).description + "\n") + 2;
   const room = Math.max(0, budgetTokens - gapTokens - (header.length === 0 ? 0 : counter.count(headerLine + "\n")));
   const sampleTokens = gapTokens + averageLineTokens(lines);
-  const maxGroups = Math.max(1, Math.floor((room * LISTING_SHARES.samples) / sampleTokens));
+  const maxGroups = Math.max(1, Math.floor((room * shares.samples) / sampleTokens));
   const depth = chooseCutDepth(listing, maxGroups);
   const groups = sampled(listingGroups(listing, depth), maxGroups);
   const describeGap = listingGapNotice(context.resultId, listing, depth);
   const blocks: LineBlock[] = [
-    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: Math.floor(room * LISTING_SHARES.head) },
+    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: Math.floor(room * shares.head) },
     ...groups.map((group): LineBlock => ({ start: group.start, end: group.start + 1, priority: 1, take: "all" })),
-    { start: 1, end: total, priority: 1, take: "tail", maxTokens: Math.floor(room * LISTING_SHARES.tail) },
+    { start: 1, end: total, priority: 1, take: "tail", maxTokens: Math.floor(room * shares.tail) },
     ...roundRobin(groups, lines, budgetTokens),
     { start: 0, end: total, priority: 3, take: "head" },
   ];

@@ -1,5 +1,6 @@
 import type { TextView } from "../head-tail-view.js";
 import type { TokenCounter } from "../token-counter.js";
+import type { ProjectionSharesOverride } from "./projection-shares.js";
 
 /** The kinds of tool result Loupe cuts along their own structure. */
 export type ResultKind = "file_read" | "directory_list" | "command" | "search" | "conversation" | "mcp" | "edit" | "structured" | "generic";
@@ -28,6 +29,8 @@ export interface ProjectorContext {
   resultId: string;
   /** Named field view requested ("" = default). */
   view: string;
+  /** Shares of the budget that replace the defaults (DEFAULT_SHARES); validated, each in [0, 1]. */
+  shares?: ProjectionSharesOverride;
 }
 
 /**

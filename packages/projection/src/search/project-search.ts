@@ -4,6 +4,7 @@ import type { TextView } from "../head-tail-view.js";
 import { buildLineView, type LineViewOptions } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { LineBlock } from "../lines/select-lines.js";
+import { sharesOf, type ProjectionShares } from "../projectors/projection-shares.js";
 import type { Projector } from "../projectors/projector.js";
 import type { TokenCounter } from "../token-counter.js";
 import { utf8Length } from "../utf8-length.js";
@@ -11,16 +12,10 @@ import { GREP_LINE, parseGrepOutput, type GrepOutput } from "./parse-grep-output
 import { commonDirectory, omittedFilesLine, searchCountsLine } from "./search-notices.js";
 import { searchedFileOf } from "./searched-file-of.js";
 
-/** Shares of the budget the two header notices may use: the per-file counts, and the files not shown. */
-export const SEARCH_NOTICE_SHARES = { counts: 0.1, omittedFiles: 0.15 } as const;
-
-/**
- * Shares of the budget (after the header and one notice): the head, each
- * file's first hit, the other hits, the tail; what is left goes to the head.
- * Hit lines are chosen within their shares first (a scattered line costs a gap
- * notice, about 50 tokens), and the head and tail take what they leave.
- */
-export const SEARCH_SHARES = { head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2 } as const;
+// Shares (ProjectionShares `search`): of the whole budget, the two header notices (the per-file counts, and the
+// files not shown); of the room after the header and one notice, the head, each file's first hit, the other hits
+// and the tail, with what is left going to the head. Hit lines are chosen within their shares first (a scattered
+// line costs a gap notice, about 50 tokens), and the head and tail take what they leave.
 
 /**
  * Projects grep / rg / Grep output: every file first (its first hit line,
@@ -34,21 +29,22 @@ export const SEARCH_SHARES = { head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 
 export const projectSearch: Projector = (input, context) => {
   const { lines } = input;
   const { budgetTokens } = context;
+  const shares = sharesOf(context).search;
   const counter = createCachingCounter(context.counter);
   const command = typeof input.args["command"] === "string" ? input.args["command"] : "";
   const grep = parseGrepOutput(lines, command === "" ? "" : (searchedFileOf(command) ?? ""));
-  const countsTokens = Math.floor(budgetTokens * SEARCH_NOTICE_SHARES.counts);
+  const countsTokens = Math.floor(budgetTokens * shares.counts);
   const counts = searchCountsLine(grep, countsTokens, counter);
   const header = counter.within(counts + "\n", countsTokens) === false ? [] : [counts];
   const describeGap = lineGapNotice(context.resultId);
   const gapTokens = counter.count(describeGap(1, lines.length, lines.length).description + "\n") + 1;
-  const blocks = searchBlocks(grep, lines, { budgetTokens: budgetTokens - (header.length === 0 ? 0 : counter.count(counts + "\n")), gapTokens, counter });
+  const blocks = searchBlocks(grep, lines, { budgetTokens: budgetTokens - (header.length === 0 ? 0 : counter.count(counts + "\n")), gapTokens, counter, shares });
   const options: LineViewOptions = { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap, header };
   const first = buildLineView(lines, blocks, options);
   const missing = filesNotShown(grep, first);
   if (missing.length === 0) return first;
   // Make room for naming the missing files, select again, and name what is missing then.
-  const reserve = Math.floor(budgetTokens * SEARCH_NOTICE_SHARES.omittedFiles);
+  const reserve = Math.floor(budgetTokens * shares.omittedFiles);
   // Names are below the counts line's common directory; without that line, they are whole.
   const base = header.length === 0 ? "" : commonDirectory(grep.files);
   const reserved = Math.min(reserve, counter.count(omittedFilesLine(grep, missing, base, reserve, counter) + "\n"));
@@ -70,19 +66,19 @@ export const projectSearch: Projector = (input, context) => {
  * then the other hits round-robin over files (a share); priority 1: a short
  * tail; priority 2: everything else from the head.
  */
-function searchBlocks(grep: GrepOutput, lines: readonly string[], options: { budgetTokens: number; gapTokens: number; counter: TokenCounter }): LineBlock[] {
-  const { counter, gapTokens } = options;
+function searchBlocks(grep: GrepOutput, lines: readonly string[], options: { budgetTokens: number; gapTokens: number; counter: TokenCounter; shares: ProjectionShares["search"] }): LineBlock[] {
+  const { counter, gapTokens, shares } = options;
   const total = lines.length;
   const room = Math.max(0, options.budgetTokens - gapTokens);
-  const headTokens = Math.floor(room * SEARCH_SHARES.head);
-  const tailTokens = Math.floor(room * SEARCH_SHARES.tail);
+  const headTokens = Math.floor(room * shares.head);
+  const tailTokens = Math.floor(room * shares.tail);
   const expected = headTailMask(total, reachWithin(lines, 0, 1, headTokens, counter), reachWithin(lines, total - 1, -1, tailTokens, counter) + 1);
   const choose = (candidates: Iterable<number>, share: number): number[] => {
     const chosen = chooseWithin({ lines, candidates, expected, maxTokens: Math.floor(room * share), gapTokens, counter });
     for (const index of chosen) expected[index] = 1;
     return chosen;
   };
-  const hits = [...choose(firstHits(grep), SEARCH_SHARES.firstHits), ...choose(laterHits(grep), SEARCH_SHARES.laterHits)];
+  const hits = [...choose(firstHits(grep), shares.firstHits), ...choose(laterHits(grep), shares.laterHits)];
   return [
     { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens },
     ...hits.map((index): LineBlock => ({ start: index, end: index + 1, priority: 0, take: "all" })),

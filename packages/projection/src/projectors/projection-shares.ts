@@ -1,0 +1,87 @@
+import { AppError } from "@loupe/errors";
+
+/**
+ * Shares of a first view's budget (each a fraction in [0, 1]) that decide how
+ * much head, tail and error evidence each projector keeps. {@link DEFAULT_SHARES}
+ * holds the values Loupe ships; a {@link ProjectionSharesOverride} on the
+ * projector context replaces some of them (for tuning on recorded runs).
+ */
+export interface ProjectionShares {
+  readonly command: {
+    /** Head a script's output may take ahead of its error blocks. */
+    readonly scriptHead: number;
+    /** Head a test run's output (summary, failures) may take ahead of its error blocks. */
+    readonly testRunHead: number;
+    /** Left free for the notice naming blocks that did not fit, and for per-line counts. */
+    readonly margin: number;
+    /** Error lines over this share of the budget come before any head. */
+    readonly errorsFirstAbove: number;
+    /** The last lines (verdicts) kept first, within this share. */
+    readonly tail: number;
+    /** More head after the error blocks. */
+    readonly head: number;
+    /** More tail after the error blocks. */
+    readonly moreTail: number;
+    /** A piece of an error block too large to fit keeps its start within this share. */
+    readonly piece: number;
+    /** pytest's short summary block, when it does not fit whole, keeps its start within this share. */
+    readonly summaryBlockFallback: number;
+  };
+  readonly generic: { readonly head: number; readonly tail: number };
+  /** Of the room after one notice: the outline (at large budgets), then head and tail of what is left. */
+  readonly fileRead: { readonly outline: number; readonly head: number; readonly tail: number };
+  /** Of the room after the header and one notice; the notices' shares are of the whole budget. */
+  readonly search: { readonly head: number; readonly firstHits: number; readonly laterHits: number; readonly tail: number; readonly counts: number; readonly omittedFiles: number };
+  /** Of the room after the header and one notice; the header's share is of the whole budget. */
+  readonly listing: { readonly head: number; readonly samples: number; readonly tail: number; readonly header: number };
+  /** projectHeadTail: the head's share (the tail takes the rest first, then the head what it leaves). */
+  readonly headTail: { readonly head: number };
+}
+
+/** Some of the shares of {@link ProjectionShares}, per group; the others keep their defaults. */
+export type ProjectionSharesOverride = { readonly [Group in keyof ProjectionShares]?: Partial<ProjectionShares[Group]> };
+
+/** The shares Loupe ships (measured on shared/corpus, see the projectors' corpus tests). */
+export const DEFAULT_SHARES: ProjectionShares = Object.freeze({
+  command: Object.freeze({ scriptHead: 0.65, testRunHead: 0.4, margin: 0.05, errorsFirstAbove: 0.5, tail: 0.2, head: 0.6, moreTail: 0.15, piece: 0.15, summaryBlockFallback: 0.3 }),
+  generic: Object.freeze({ head: 0.4, tail: 0.2 }),
+  fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35 }),
+  search: Object.freeze({ head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2, counts: 0.1, omittedFiles: 0.15 }),
+  listing: Object.freeze({ head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 }),
+  headTail: Object.freeze({ head: 0.65 }),
+});
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The shares in force: the defaults with `override`'s values in their place.
+ * Without an override, DEFAULT_SHARES itself.
+ *
+ * @throws AppError `invalid_argument` for an unknown group or key, or a share
+ *   that is not a finite number in [0, 1]
+ */
+export function resolveShares(override: ProjectionSharesOverride | undefined): ProjectionShares {
+  if (override === undefined) return DEFAULT_SHARES;
+  if (!isRecord(override)) throw new AppError("invalid_argument", "shares must be an object of groups");
+  const resolved: Record<string, Record<string, number>> = {};
+  for (const [group, defaults] of Object.entries(DEFAULT_SHARES) as Array<[string, Record<string, number>]>) resolved[group] = { ...defaults };
+  for (const [group, values] of Object.entries(override)) {
+    const target = Object.hasOwn(resolved, group) ? resolved[group] : undefined;
+    if (target === undefined) throw new AppError("invalid_argument", `unknown shares group [group=${group}, known=${Object.keys(DEFAULT_SHARES).join("|")}]`);
+    if (values === undefined) continue;
+    if (!isRecord(values)) throw new AppError("invalid_argument", `shares group must be an object of shares [group=${group}]`);
+    for (const [key, value] of Object.entries(values)) {
+      if (!Object.hasOwn(target, key)) throw new AppError("invalid_argument", `unknown share [share=${group}.${key}, known=${Object.keys(target).join("|")}]`);
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
+        throw new AppError("invalid_argument", `share must be a number from 0 to 1 [share=${group}.${key}, value=${String(value)}]`);
+      }
+      target[key] = value;
+    }
+  }
+  return resolved as unknown as ProjectionShares;
+}
+
+/** The shares a projector works with: its context's override resolved over the defaults. */
+export function sharesOf(context: { readonly shares?: ProjectionSharesOverride | undefined }): ProjectionShares {
+  return context.shares === undefined ? DEFAULT_SHARES : resolveShares(context.shares);
+}
