@@ -15,7 +15,8 @@ commands:
   hook          agent hooks: 'hook post-tool-use' projects a PostToolUse payload on stdin (docs/hook.md)
   mcp           MCP server on stdio for agents (read_result, search_result, read_history, …): [--addr HOST:PORT]
   eval          replay recorded trajectories under context policies: --corpus F… [--policy a,b] [--rule SPEC]…
-                [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE]
+                [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE];
+                --notes W[,W…] replays them as turns instead and scores the handover notes (docs/evaluation.md)
   help          show this text
 
 Configuration comes from LOUPE_* environment variables (docs/configuration.md);
