@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { NoteRecord } from "@loupe/conversation";
-import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
+import { createMemoryStateStore, createRedisStateStore, stateKey, type StateStore } from "@loupe/state-store";
 import { createSessionStore } from "./session-store.js";
 
 const note = (version: number, coveredThroughSeq: number): NoteRecord => ({ text: `note ${String(version)}`, coveredThroughSeq, version, state: "", author: "extractive" });
@@ -24,13 +24,23 @@ function describeSessionStore(name: string, open: () => Promise<StateStore>) {
       await state.close();
     });
 
+    it("reads progress stored by an earlier version (with an uncoveredTokens count) by its seq, and advances from it", async () => {
+      const { state, sessions, session } = await fresh();
+      await state.compareAndSet(stateKey("t", "session", session, "progress"), undefined, JSON.stringify({ seenThroughSeq: 7, uncoveredTokens: 0 }));
+      const stored = await sessions.getProgress("t", session);
+      assert.deepEqual(stored, { seenThroughSeq: 7 });
+      assert.equal(await sessions.compareAndSetProgress("t", session, stored, { seenThroughSeq: 9 }), true);
+      assert.deepEqual(await sessions.getProgress("t", session), { seenThroughSeq: 9 });
+      await state.close();
+    });
+
     it("advances progress by compare-and-set and holds a lease for one owner at a time", async () => {
       const { state, sessions, session } = await fresh();
       const start = await sessions.getProgress("t", session);
-      assert.deepEqual(start, { seenThroughSeq: 0, uncoveredTokens: 0 });
-      assert.equal(await sessions.compareAndSetProgress("t", session, start, { seenThroughSeq: 3, uncoveredTokens: 90 }), true);
-      assert.equal(await sessions.compareAndSetProgress("t", session, start, { seenThroughSeq: 4, uncoveredTokens: 120 }), false);
-      assert.deepEqual(await sessions.getProgress("t", session), { seenThroughSeq: 3, uncoveredTokens: 90 });
+      assert.deepEqual(start, { seenThroughSeq: 0 });
+      assert.equal(await sessions.compareAndSetProgress("t", session, start, { seenThroughSeq: 3 }), true);
+      assert.equal(await sessions.compareAndSetProgress("t", session, start, { seenThroughSeq: 4 }), false);
+      assert.deepEqual(await sessions.getProgress("t", session), { seenThroughSeq: 3 });
       assert.equal(await sessions.acquireLease("t", session, "w1", 10_000), true);
       assert.equal(await sessions.acquireLease("t", session, "w2", 10_000), false);
       assert.equal(await sessions.acquireLease("t", session, "w1", 10_000), true);

@@ -26,10 +26,8 @@ export interface ContextBase {
 
 /** The note-worker's progress through a session's log. */
 export interface NoteProgress {
-  /** Every turn through this seq has been seen (applied to `uncoveredTokens`). */
+  /** Every turn through this seq has been seen (the worker recomputes what the note lags by from the log). */
   seenThroughSeq: number;
-  /** Tokens of the seen turns after the note's covered seq. */
-  uncoveredTokens: number;
 }
 
 /** Per-session state in the state store: meta, token tally, note, worker progress and lease. */
@@ -61,7 +59,7 @@ export interface SessionStore {
 }
 
 const MAX_ATTEMPTS = 16;
-const NO_PROGRESS: NoteProgress = { seenThroughSeq: 0, uncoveredTokens: 0 };
+const NO_PROGRESS: NoteProgress = { seenThroughSeq: 0 };
 
 /** A {@link SessionStore} over `state`. */
 export function createSessionStore(state: StateStore): SessionStore {
@@ -91,13 +89,14 @@ export function createSessionStore(state: StateStore): SessionStore {
       if ((value?.version ?? 0) !== expectedVersion) return false;
       return state.compareAndSet(k, raw, JSON.stringify(note));
     },
-    getProgress: async (tenant, sessionId) => (await readJson<NoteProgress>(key(tenant, sessionId, "progress"))).value ?? { ...NO_PROGRESS },
+    // Progress stored by earlier versions also holds an `uncoveredTokens` count: only the seq is read.
+    getProgress: async (tenant, sessionId) => ({ seenThroughSeq: (await readJson<NoteProgress>(key(tenant, sessionId, "progress"))).value?.seenThroughSeq ?? 0 }),
     async compareAndSetProgress(tenant, sessionId, expected, next) {
       const k = key(tenant, sessionId, "progress");
       const raw = await state.get(k);
       const current = raw === undefined ? NO_PROGRESS : (JSON.parse(raw) as NoteProgress);
-      if (current.seenThroughSeq !== expected.seenThroughSeq || current.uncoveredTokens !== expected.uncoveredTokens) return false;
-      return state.compareAndSet(k, raw, JSON.stringify({ seenThroughSeq: next.seenThroughSeq, uncoveredTokens: next.uncoveredTokens }));
+      if (current.seenThroughSeq !== expected.seenThroughSeq) return false;
+      return state.compareAndSet(k, raw, JSON.stringify({ seenThroughSeq: next.seenThroughSeq }));
     },
     async acquireLease(tenant, sessionId, owner, ttlMs) {
       const k = key(tenant, sessionId, "lease");

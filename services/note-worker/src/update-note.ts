@@ -112,7 +112,7 @@ async function catchUp(
     if (cut === undefined) {
       const seen = covered + run.length;
       const current = await sessions.getProgress(tenant, sessionId);
-      if (seen > current.seenThroughSeq) await sessions.compareAndSetProgress(tenant, sessionId, current, { seenThroughSeq: seen, uncoveredTokens: 0 });
+      if (seen > current.seenThroughSeq) await sessions.compareAndSetProgress(tenant, sessionId, current, { seenThroughSeq: seen });
       return updates > 0 ? { kind: "updated", updates } : { kind: "pending" };
     }
     const newTurns = run.slice(0, cut + 1);
