@@ -17,6 +17,8 @@ export type { OpenAIChatMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIA
 export { planCompaction, COMPACT_SAFETY_MARGIN, FALLBACK_NOTE_SHARE, MAX_FALLBACK_NOTE_TOKENS } from "./compact/plan-compaction.js";
 export type { CompactionInput, CompactionPlan } from "./compact/plan-compaction.js";
 export { encodeTurnJson, decodeTurnJson } from "./turn-json.js";
+export { readTurnPages, TURN_PAGE_BYTES } from "./read-turn-pages.js";
+export type { LogRead, TurnPage, TurnPageRequest } from "./read-turn-pages.js";
 export { createExtractiveSummarizer } from "./extractive/extractive-summarizer.js";
 export { foldTurns } from "./extractive/fold-turns.js";
 export { renderNote } from "./extractive/render-note.js";
