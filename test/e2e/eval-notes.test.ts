@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -69,7 +69,8 @@ describe("loupe eval --notes", () => {
   after(async () => rm(dir, { recursive: true, force: true }));
 
   it("replays a trajectory as turns, compacts when Loupe says so, and finds the error a later step uses in the note", { timeout: 120_000 }, async () => {
-    const loupe = startLoupeProcess(["eval", "--corpus", join(dir, "trajectory.jsonl"), "--notes", "6000", "--json"], {});
+    const html = join(dir, "notes.html");
+    const loupe = startLoupeProcess(["eval", "--corpus", join(dir, "trajectory.jsonl"), "--notes", "6000", "--json", "--html", html], {});
     const code = await loupe.exited;
     assert.equal(code, 0, loupe.lines.slice(-20).join("\n"));
     const json = loupe.lines.find((line) => line.startsWith("{"));
@@ -88,6 +89,10 @@ describe("loupe eval --notes", () => {
     assert.ok(last.items >= 2, JSON.stringify(last));
     assert.ok(last.found.note >= 2, `the error and its function are in the note: ${JSON.stringify(last)}`);
     assert.equal(last.found.lost, 0, JSON.stringify(last));
+    const page = await readFile(html, "utf8");
+    assert.match(page, /<svg /);
+    assert.match(page, /6,000-token window/);
+    assert.match(page, /in the note/);
   });
 
   it("refuses a window out of range before reading anything", async () => {

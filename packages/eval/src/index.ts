@@ -53,6 +53,7 @@ export { replaySteps } from "./note-turns.js";
 export { carriedEvidence } from "./note-evidence.js";
 export { scoreCompaction } from "./note-score.js";
 export { formatNoteTable } from "./note-report.js";
+export { formatNoteHtml } from "./note-report-html.js";
 export type { NoteReport, NoteTotals, RunNoteEvalOptions } from "./run-note-eval.js";
 export type { NoteReplayOptions, TrajectoryNotes } from "./note-replay.js";
 export type { CompactionScore, Carried } from "./note-score.js";

@@ -5,6 +5,7 @@ import { AppError } from "@loupe/errors";
 import {
   createProgress,
   DEFAULT_POLICY_NAMES,
+  formatNoteHtml,
   formatNoteTable,
   formatReportHtml,
   formatReportTable,
@@ -88,13 +89,14 @@ function parseWindows(value: string): number[] {
 }
 
 /** `loupe eval --notes W[,W…]`: the note-quality replay (see `runNoteEval`) instead of the policies. */
-async function notesCommand(windows: readonly number[], trajectories: readonly Trajectory[], flags: { addr?: string; json: boolean; meta: Record<string, unknown> }, env: NodeJS.ProcessEnv): Promise<number> {
+async function notesCommand(windows: readonly number[], trajectories: readonly Trajectory[], flags: { addr?: string; html?: string; json: boolean; meta: Record<string, unknown> }, env: NodeJS.ProcessEnv): Promise<number> {
   const started = Date.now();
   const loupe = await connectLoupe(flags.addr, env);
   try {
     process.stderr.write(`eval: note replay of ${String(trajectories.length)} trajectories at ${windows.map(String).join(", ")} tokens\n`);
     const reports = await runNoteEval(loupe.client, trajectories, { windows, onProgress: createProgress(process.stderr) });
     const elapsedMs = Date.now() - started;
+    if (flags.html !== undefined) await writeFile(flags.html, formatNoteHtml(reports, `loupe eval --notes (${String(flags.meta["split"])})`));
     if (flags.json) process.stdout.write(JSON.stringify({ ...flags.meta, elapsedMs, notes: reports }) + "\n");
     else process.stdout.write(formatNoteTable(reports) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
@@ -126,7 +128,7 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
   const trajectories = selectTrajectories(read.trajectories, flags.values.split, flags.values["limit-trajectories"]);
   if (windows !== undefined) {
     const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped };
-    return notesCommand(windows, trajectories, { ...(flags.values.addr === undefined ? {} : { addr: flags.values.addr }), json: flags.switches.has("json"), meta }, env);
+    return notesCommand(windows, trajectories, { ...(flags.values.addr === undefined ? {} : { addr: flags.values.addr }), ...(flags.values.html === undefined ? {} : { html: flags.values.html }), json: flags.switches.has("json"), meta }, env);
   }
   const loupe = needsLoupe(names) ? await connectLoupe(flags.values.addr, env) : undefined;
   try {
