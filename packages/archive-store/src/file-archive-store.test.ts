@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -136,6 +136,37 @@ describe("createFileArchiveStore()", () => {
     await mkdir(join(directory, "t", "folder", "inner"), { recursive: true });
     await assert.rejects(store.put("t/folder", encoder.encode("y")), hasCode("failed_precondition"));
     await assert.rejects(store.put("t/folder", encoder.encode("y"), { ifAbsent: true }), hasCode("failed_precondition"));
+  });
+
+  it("puts again into a folder removed behind its back", async () => {
+    await store.put("gone/a/x", encoder.encode("one"));
+    await rm(join(directory, "gone"), { recursive: true });
+    assert.equal(await store.put("gone/a/y", encoder.encode("two")), "created");
+    assert.equal(text(await store.get("gone/a/y")), "two");
+    assert.equal(await store.put("gone/a/x", encoder.encode("three"), { ifAbsent: true }), "created");
+  });
+
+  it("leaves no temporary files after many concurrent puts into one folder", async () => {
+    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, index) => store.put(`many/${String(index % 25)}`, encoder.encode(String(index)), { ifAbsent: index % 2 === 0 }).catch(String)));
+    assert.ok(outcomes.every((outcome) => outcome === "created" || outcome === "exists"), String(outcomes));
+    assert.deepEqual((await readdir(join(directory, "many"))).filter((name) => name.startsWith(".")), []);
+    assert.equal((await collect(store.list("many/"))).length, 25);
+  });
+
+  it("rewrites a key with the bytes it already holds without touching the file, until something else touches it", async () => {
+    const inode = async (): Promise<number> => (await stat(join(directory, "marks", "m"))).ino;
+    await store.put("marks/m", new Uint8Array(0));
+    const first = await inode();
+    assert.equal(await store.put("marks/m", new Uint8Array(0)), "created");
+    assert.equal(await inode(), first, "the same bytes again: skipped");
+    await store.delete("marks/m");
+    assert.equal(await store.put("marks/m", new Uint8Array(0)), "created");
+    assert.equal(await store.exists("marks/m"), true, "written again after a delete");
+    const second = await inode();
+    await store.put("marks/m", encoder.encode("other"));
+    assert.notEqual(await inode(), second);
+    assert.equal(text(await store.get("marks/m")), "other");
+    await assert.rejects(store.put("marks/m", encoder.encode("other"), { sizeBytes: 4 }), hasCode("invalid_argument"));
   });
 
   it("stops on an aborted signal, also while the body is stalled", async () => {

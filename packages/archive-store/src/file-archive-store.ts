@@ -1,10 +1,11 @@
-import { randomUUID } from "node:crypto";
-import { link, mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
+import { open, stat, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { throwIfAborted } from "./abort-error.js";
-import type { ArchiveStore, ArchiveStoreStats, GetOptions, ObjectInfo, PutOptions, PutOutcome } from "./archive-store.js";
-import { bodyChunks } from "./body-chunks.js";
+import type { ArchiveStore, ArchiveStoreStats, GetOptions, ObjectInfo } from "./archive-store.js";
+import { createDirectorySync } from "./directory-sync.js";
+import { putFile } from "./put-file.js";
+import { createWrittenMemo } from "./written-memo.js";
 import { assertValidRange, clipRange } from "./byte-range.js";
 import { appErrorFromFsError, errnoOf } from "./file-errors.js";
 import { assertValidKey, assertValidPrefix } from "./key-rules.js";
@@ -22,14 +23,20 @@ export interface FileArchiveStoreOptions {
  *
  * Writes are atomic and durable: the body goes to a temporary file (`.<uuid>.tmp`, same folder), is
  * fsynced, then renamed over the key (or, with `ifAbsent`, hard-linked to it, so exactly one of several
- * concurrent creators wins and the others see `"exists"`), and the folder is fsynced. A crash can leave
- * temporary files behind; they are never listed. Ranged reads read only the requested bytes.
- * `contentType` is ignored. Errors are AppErrors (see {@link ArchiveStore}); a key whose path collides
- * with another key's folder fails with `failed_precondition`.
+ * concurrent creators wins and the others see `"exists"`), and the folder is fsynced; a put resolves only
+ * then. A folder is created once, with the parents of every folder it creates fsynced, and remembered;
+ * concurrent puts into one folder share its fsyncs (each waits for one begun after its own rename). A
+ * put without `ifAbsent` of a small body this store already wrote to the key, with no write or delete of
+ * the key since, answers at once: the store assumes it is the only writer of its folder (embedded mode
+ * locks its data dir). A crash can leave temporary files behind; they are never listed. Ranged reads read
+ * only the requested bytes. `contentType` is ignored. Errors are AppErrors (see {@link ArchiveStore}); a
+ * key whose path collides with another key's folder fails with `failed_precondition`.
  */
 export function createFileArchiveStore(options: FileArchiveStoreOptions): ArchiveStore {
   const root = resolve(options.directory);
   const stats: ArchiveStoreStats = { bytesReceived: 0, requests: 0 };
+  const directories = createDirectorySync(root);
+  const written = createWrittenMemo();
   const pathOf = (key: string): string => {
     assertValidKey(key);
     return join(root, key);
@@ -45,10 +52,22 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
     async put(key, body, putOptions = {}) {
       const path = pathOf(key);
       stats.requests += 1;
+      const overwrite = putOptions.ifAbsent !== true && body instanceof Uint8Array && (putOptions.sizeBytes ?? body.byteLength) === body.byteLength;
+      if (overwrite && written.holds(path, body)) {
+        // This store already made these very bytes durable at this key, and nothing touched it since.
+        throwIfAborted(putOptions.signal, `key=${key}`);
+        return "created";
+      }
+      const end = written.begin(path);
+      let left: Uint8Array | undefined;
       try {
-        return await putFile(path, body, putOptions, `key=${key}`);
+        const outcome = await putFile(path, body, putOptions, `key=${key}`, directories);
+        if (overwrite) left = body;
+        return outcome;
       } catch (error) {
         throw appErrorFromFsError(error, "write", `key=${key}`);
+      } finally {
+        end(left);
       }
     },
     async get(key, getOptions = {}) {
@@ -70,12 +89,15 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       const path = pathOf(key);
       stats.requests += 1;
       throwIfAborted(callOptions.signal, `key=${key}`);
+      const end = written.begin(path);
       try {
         await unlink(path);
       } catch (error) {
         // Missing is fine; EISDIR/EPERM mean the path is a folder of other keys, i.e. not an object either.
         if (["ENOENT", "ENOTDIR", "EISDIR", "EPERM"].includes(errnoOf(error) ?? "")) return;
         throw appErrorFromFsError(error, "delete", `key=${key}`);
+      } finally {
+        end(undefined);
       }
     },
     async *list(prefix, callOptions = {}) {
@@ -88,67 +110,6 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       }
     },
   };
-}
-
-async function putFile(
-  path: string,
-  body: Uint8Array | AsyncIterable<Uint8Array>,
-  options: PutOptions,
-  context: string,
-): Promise<PutOutcome> {
-  throwIfAborted(options.signal, context);
-  const ifAbsent = options.ifAbsent === true;
-  // Cheap early answer for the common repeat of a content-addressed blob; link() below still decides races.
-  if (ifAbsent && (await isFile(path))) return "exists";
-  const directory = dirname(path);
-  await mkdir(directory, { recursive: true });
-  const temporary = join(directory, `.${randomUUID()}.tmp`);
-  try {
-    await writeDurably(temporary, bodyChunks(body, options.sizeBytes, options.signal, context));
-    throwIfAborted(options.signal, context);
-    if (ifAbsent) {
-      try {
-        await link(temporary, path);
-      } catch (error) {
-        // EEXIST on a folder is a key collision, not an existing object.
-        if (errnoOf(error) === "EEXIST" && (await isFile(path))) return "exists";
-        throw error;
-      }
-    } else {
-      await rename(temporary, path);
-    }
-    await syncDirectory(directory);
-    return "created";
-  } finally {
-    await rm(temporary, { force: true });
-  }
-}
-
-async function writeDurably(path: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
-  const handle = await open(path, "wx");
-  try {
-    for await (const chunk of chunks) await writeAll(handle, chunk);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < chunk.byteLength) {
-    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
-    offset += bytesWritten;
-  }
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 async function readFileRange(path: string, options: GetOptions): Promise<Uint8Array> {
@@ -183,14 +144,5 @@ async function statFile(path: string, key: string): Promise<ObjectInfo | undefin
   } catch (error) {
     if (errnoOf(error) === "ENOENT" || errnoOf(error) === "ENOTDIR") return undefined;
     throw appErrorFromFsError(error, "stat", `key=${key}`);
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    // Any failure here only skips the shortcut; the write path reports real errors.
-    return false;
   }
 }
