@@ -25,11 +25,16 @@ describe("revisions of a path (invariant 7)", () => {
     const part = (range: string, content: string) =>
       client.project({ sessionId: "parts", result: { toolName: "bash", argsJson: JSON.stringify({ command: `sed -n '${range}p' src/parser.ts` }), parts: [{ content: { case: "text", value: content } }] } });
     const lines = (from: number) => Array.from({ length: 400 }, (_, index) => `const line${String(from + index)} = ${String(from + index)};\n`).join("");
-    await part("1,400", lines(1));
+    const first = await part("1,400", lines(1));
     const other = await part("401,800", lines(401));
     assert.equal(textOf(other.parts).includes("changed since your last read"), false);
+    assert.equal((await client.recover({ resultId: first.resultId, startLine: 1, endLine: 2 })).stale, false, "a read of another part does not make the first stale");
     const changed = await part("401,800", lines(401).replace("= 401;", "= 40100;"));
     assert.equal(textOf(changed.parts).startsWith("[loupe] src/parser.ts changed since your last read"), true, textOf(changed.parts).slice(0, 300));
+    const old = await client.recover({ resultId: other.resultId, startLine: 1, endLine: 2 });
+    assert.equal(old.stale, true, "a changed read of the same part does");
+    assert.equal(old.newerResultId, changed.resultId);
+    assert.equal((await client.recover({ resultId: first.resultId, startLine: 1, endLine: 2 })).stale, false, "the other part's change says nothing about this one");
   });
 
   it("says when a file changed since the session last read it, marks the old snapshot stale, and never joins versions", async () => {

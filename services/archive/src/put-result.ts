@@ -18,6 +18,8 @@ export interface PutContext {
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
 const REVISION_PATTERN = /^sha256:([0-9a-f]{64})$/;
+/** Longest read scope kept with a record, in characters (a command line or a read's arguments). */
+export const MAX_READ_SCOPE_CHARS = 4096;
 
 async function readHeader(iterator: AsyncIterator<PutRequest>): Promise<PutHeader> {
   const first = await iterator.next();
@@ -27,6 +29,9 @@ async function readHeader(iterator: AsyncIterator<PutRequest>): Promise<PutHeade
   const header = first.value.message.value;
   if (!RESULT_ID_PATTERN.test(header.resultId)) throw new AppError("invalid_argument", `malformed result_id [result_id=${header.resultId.slice(0, 80)}]`);
   if (!REVISION_PATTERN.test(header.revision)) throw new AppError("invalid_argument", `malformed revision [revision=${header.revision.slice(0, 80)}]`);
+  // A decoded header always has one; a header built in the process may leave it out.
+  const readScope: string | undefined = header.readScope;
+  if ((readScope ?? "").length > MAX_READ_SCOPE_CHARS) throw new AppError("invalid_argument", `read_scope too long [max_chars=${String(MAX_READ_SCOPE_CHARS)}]`);
   return header;
 }
 
@@ -95,6 +100,7 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     createdAtMs: context.nowMs,
     expiresAtMs,
     ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
+    ...(header.readScope ? { readScope: header.readScope } : {}),
   };
   if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
     throw new AppError("invalid_argument", `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`);

@@ -18,6 +18,8 @@ export interface StoredRecord {
   expiresAtMs: number;
   /** Where the JSON part of a text + JSON result starts (bytes). */
   structuredStartByte?: number;
+  /** Which part of the file a file read covered, when not all of it (absent in records stored before scopes were kept). */
+  readScope?: string;
 }
 
 /** The proto form of a stored record. */

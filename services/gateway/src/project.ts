@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { effectiveBudget, filePathOf, modelProfileFor, parseArgs, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type CompiledRule, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
+import { createCachingCounter, effectiveBudget, filePathOf, modelProfileFor, parseArgs, PROJECTOR_VERSION, projectResult, type ResultInput, type ResultView, type CompiledRule, type TokenCounter, type TokenEncoding, type ViewSpec } from "@loupe/projection";
 import type { ProjectRequest, ProjectResponseSchema, ToolResult } from "@loupe/proto";
 import type { Logger } from "@loupe/runtime";
 import type { ArchiveClient } from "./archive-client.js";
@@ -55,6 +55,12 @@ interface TokenCount {
   estimated: boolean;
 }
 
+/** The view's text tokens: the count the core already had when the result fit, else counted (mostly from the line counts cached while projecting). */
+function viewTokens(view: ResultView, counter: TokenCounter): number {
+  return view.tokens ?? counter.count(view.text);
+}
+
+// Counted whole, in one pass: cheaper than line by line, and the projection's fit check then counts nothing.
 function originalTokens(content: ResultContent, counter: TokenCounter): TokenCount {
   if (content.bytes.byteLength <= EXACT_COUNT_MAX_BYTES) return { tokens: counter.count(content.text), estimated: false };
   return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
@@ -87,7 +93,7 @@ function response(view: ResultView, content: ResultContent, resultId: string, ar
     revision: content.revision,
     archived,
     omissions: view.omissions.map((omission) => ({ ...omission })),
-    usage: usage(original, counter.count(view.text)),
+    usage: usage(original, viewTokens(view, counter)),
     projectorVersion: PROJECTOR_VERSION,
     kind: toolKindFromResultKind(view.kind),
   };
@@ -112,10 +118,12 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
     return undefined;
   });
   const budget = effectiveBudget(request.budgetTokens, rule?.budgetTokens, profile);
-  const counter = deps.counterFor(profile.encoding);
+  const counted = originalTokens(content, deps.counterFor(profile.encoding));
+  // One cache of line counts for the call: the view is counted again from the counts its projection made.
+  const counter = createCachingCounter(deps.counterFor(profile.encoding));
   const resultId = resultIdFor(deps.resultIdSecret, tenant, request.sessionId, content.revision);
   const input = resultInput(result, content);
-  const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view, source: request.source, viewSpecs: deps.viewSpecs };
+  const options = { budgetTokens: budget.projectorBudgetTokens, maxViewBytes: deps.maxViewBytes, counter, resultId, view: request.view, source: request.source, viewSpecs: deps.viewSpecs, ...(counted.estimated ? {} : { textTokens: counted.tokens }) };
   let view = projectResult(input, options);
   const args = parseArgs(result.argsJson);
   const path = view.kind === "file_read" ? filePathOf(result.toolName, args) : undefined;
@@ -126,9 +134,8 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
     options.budgetTokens = Math.max(1, options.budgetTokens - counter.count(check.notice));
     view = projectResult(input, options);
   }
-  const counted = originalTokens(content, counter);
   const original = { tokens: counted.tokens, estimated: counted.estimated || !profile.exact };
-  const answer = await answerWith(view, content, result, input, options, original, { resultId, path, tenant, request, deps, counter });
+  const answer = await answerWith(view, content, result, input, options, original, { resultId, path, scope, tenant, request, deps, counter });
   await check.record({ revision: content.revision, resultId: answer.archived === true ? (answer.resultId ?? "") : "", scope });
   if (check.notice !== "") answer.parts = [{ content: { case: "text", value: check.notice } }, ...(answer.parts ?? [])];
   answer.redactedSecrets = redactedSecrets;
@@ -138,6 +145,8 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
 interface AnswerContext {
   resultId: string;
   path: string | undefined;
+  /** Which part of the file a file read covered (see readScopeOf). */
+  scope: string;
   tenant: string;
   request: ProjectRequest;
   deps: ProjectDeps;
@@ -151,7 +160,7 @@ async function answerWith(
   input: ResultInput,
   options: Parameters<typeof projectResult>[1],
   original: TokenCount,
-  { resultId, path, tenant, request, deps, counter }: AnswerContext,
+  { resultId, path, scope, tenant, request, deps, counter }: AnswerContext,
 ): Promise<ProjectResponseInit> {
   if (view.unchanged) {
     return { ...response(view, content, "", true, original, counter), parts: [...result.parts] };
@@ -167,6 +176,7 @@ async function answerWith(
         toolName: result.toolName,
         kind: result.kind,
         path: path ?? "",
+        readScope: path === undefined ? "" : scope,
         sizeBytes: BigInt(content.bytes.byteLength),
         ...(content.structuredTail ? { structuredStartByte: content.structuredTail.startByte } : {}),
       },
@@ -176,7 +186,7 @@ async function answerWith(
   } catch (error) {
     deps.onArchiveFailure(error);
     if (content.bytes.byteLength <= deps.maxViewBytes) {
-      return { ...response({ ...view, text: content.text, omissions: [] }, content, "", false, original, counter), parts: [...result.parts] };
+      return { ...response({ text: content.text, omissions: [], unchanged: true, kind: view.kind }, content, "", false, original, counter), parts: [...result.parts] };
     }
     // The hard cap still holds: a view within the cap alone, with no continuation (nothing was saved).
     const capped = projectResult(input, { ...options, budgetTokens: deps.maxViewBytes, resultId: "" });

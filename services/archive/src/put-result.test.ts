@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { createFileArchiveStore, revisionOf, type ArchiveStore } from "@loupe/archive-store";
+import { isAppError } from "@loupe/errors";
+import { PutHeaderSchema, type PutRequest } from "@loupe/proto";
+import { MAX_READ_SCOPE_CHARS, putResult } from "./put-result.js";
+import { loadRecord, toResultRecord } from "./result-record.js";
+
+const NOW_MS = 1_700_000_000_000;
+const encoder = new TextEncoder();
+
+async function* putStream(header: Partial<{ resultId: string; revision: string; path: string; readScope: string }>, text: string): AsyncIterable<PutRequest> {
+  const bytes = encoder.encode(text);
+  const value = create(PutHeaderSchema, { resultId: "r_put0000000000000000", sessionId: "s", revision: revisionOf(bytes), sizeBytes: BigInt(bytes.byteLength), ...header });
+  yield { message: { case: "header", value } } as PutRequest;
+  yield { message: { case: "chunk", value: bytes } } as PutRequest;
+}
+
+describe("putResult()", () => {
+  let dir: string;
+  let store: ArchiveStore;
+  const put = (header: Parameters<typeof putStream>[0], text: string) => putResult(putStream(header, text), { store, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "loupe-put-"));
+    store = createFileArchiveStore({ directory: dir });
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("keeps a file read's path and read scope with the record", async () => {
+    await put({ resultId: "r_scoped00000000000000", path: "src/parser.ts", readScope: "sed -n '401,800p' src/parser.ts" }, "line 401\nline 402\n");
+    const record = await loadRecord(store, "t", "r_scoped00000000000000", NOW_MS);
+    assert.equal(record.readScope, "sed -n '401,800p' src/parser.ts");
+    assert.equal(toResultRecord(record).readScope, "sed -n '401,800p' src/parser.ts");
+    await put({ resultId: "r_whole000000000000000", path: "src/parser.ts" }, "whole file\n");
+    const whole = await loadRecord(store, "t", "r_whole000000000000000", NOW_MS);
+    assert.equal(whole.readScope, undefined, "a whole-file read stores no scope");
+    assert.equal(toResultRecord(whole).readScope, "");
+  });
+
+  it("refuses a malformed header before it stores anything", async () => {
+    const invalid = (error: unknown) => isAppError(error) && error.code === "invalid_argument";
+    await assert.rejects(put({ resultId: "nope" }, "x\n"), invalid);
+    await assert.rejects(put({ revision: "sha256:beef" }, "x\n"), invalid);
+    await assert.rejects(put({ resultId: "r_longscope00000000000", readScope: "x".repeat(MAX_READ_SCOPE_CHARS + 1) }, "x\n"), (error: unknown) => invalid(error) && String(error).includes("read_scope too long"));
+    await assert.rejects(loadRecord(store, "t", "r_longscope00000000000", NOW_MS), (error: unknown) => isAppError(error) && error.code === "not_found");
+  });
+});
