@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { MAX_SESSION_ID_CHARS } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
@@ -88,6 +89,16 @@ describe("embedded mode (loupe serve)", () => {
     await assert.rejects(client.recover({ resultId: firstResultId, startLine: 6000 }), isCode("invalid_argument"));
     await assert.rejects(client.recover({ resultId: firstResultId, cursor: "garbage" }), isCode("invalid_argument"));
     await assert.rejects(client.recover({ resultId: firstResultId, startLine: 1, expectedRevision: "sha256:00" }), (error: unknown) => isAppError(error) && error.code === "failed_precondition" && error.message.includes("sha256:00"));
+  });
+
+  it("takes the same session ids in Project and DeleteResults as in the turn log (up to 512 characters)", async () => {
+    const long = "s".repeat(MAX_SESSION_ID_CHARS);
+    const saved = await client.project({ sessionId: long, result: { toolName: "bash", parts: [{ content: { case: "text", value: numberedLines(3000, "long-session") } }] } });
+    assert.equal(saved.archived, true);
+    assert.equal((await client.deleteResults({ target: { case: "sessionId", value: long } })).resultsDeleted, 1);
+    const over = `${long}s`;
+    await assert.rejects(client.project({ sessionId: over, result: { parts: [{ content: { case: "text", value: "x" } }] } }), isCode("invalid_argument"));
+    await assert.rejects(client.deleteResults({ target: { case: "sessionId", value: over } }), isCode("invalid_argument"));
   });
 
   it("refuses a result over LOUPE_MAX_RESULT_BYTES with RESOURCE_EXHAUSTED naming the limit", async () => {

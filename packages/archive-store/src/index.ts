@@ -37,3 +37,4 @@ export type {
 export type { FileArchiveStoreOptions } from "./file-archive-store.js";
 export type { S3ArchiveStore, S3ArchiveStoreOptions } from "./s3-archive-store.js";
 export type { CanonicalPart, RevisionHasher } from "./revision-of.js";
+export { validateSessionId, checkSessionIdLength, MAX_SESSION_ID_CHARS } from "./session-id.js";

@@ -1,4 +1,4 @@
-import type { ArchiveStore } from "@loupe/archive-store";
+import { validateSessionId, type ArchiveStore } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { ServiceHandlers } from "@loupe/grpc";
 import type { ArchiveService } from "@loupe/proto";
@@ -13,7 +13,7 @@ import { tenantFromMetadata } from "./tenant.js";
 import { appendTurns } from "./turns/append-turns.js";
 import { readTurns } from "./turns/read-turns.js";
 import { searchTurns } from "./turns/search-turns.js";
-import { validateSessionId, validateStoredTurns } from "./turns/validate-turns.js";
+import { validateStoredTurns } from "./turns/validate-turns.js";
 
 /** What the archive's handlers need. */
 export interface ArchiveHandlerDeps {

@@ -1,17 +1,17 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { checkSessionIdLength } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { DeleteRequestSchema, DeleteResultsRequest, DeleteResultsResponse } from "@loupe/proto";
 import type { SessionStore } from "@loupe/session-store";
 import type { ArchiveClient } from "./archive-client.js";
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
-const MAX_SESSION_ID_LENGTH = 256;
 
 /** The archive target of a DeleteResults request, checked as Project and Recover check ids. */
 export type DeleteResultsTarget = MessageInitShape<typeof DeleteRequestSchema>["target"];
 
 /**
- * Checks a DeleteResults target: a well-formed result id, a session id of at most 256 characters, or
+ * Checks a DeleteResults target: a well-formed result id, a session id of at most MAX_SESSION_ID_CHARS, or
  * `tenant: true`.
  * @throws AppError `invalid_argument` naming the problem
  */
@@ -21,7 +21,7 @@ export function validateDeleteTarget(target: DeleteResultsRequest["target"]): No
       if (!RESULT_ID_PATTERN.test(target.value)) throw new AppError("invalid_argument", `malformed result_id [result_id=${target.value.slice(0, 80)}]`);
       return target;
     case "sessionId":
-      if (target.value.length > MAX_SESSION_ID_LENGTH) throw new AppError("invalid_argument", `session_id longer than ${String(MAX_SESSION_ID_LENGTH)} characters`);
+      checkSessionIdLength(target.value);
       return target;
     case "tenant":
       if (!target.value) throw new AppError("invalid_argument", "tenant must be true to delete every result of the tenant");

@@ -1,3 +1,4 @@
+import { checkSessionIdLength } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { ProjectRequest, ToolResult } from "@loupe/proto";
 import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "@loupe/rules";
@@ -15,7 +16,7 @@ function checkId(name: string, value: string): void {
 export function validateProjectRequest(request: ProjectRequest): ToolResult {
   const result = request.result;
   if (!result) throw new AppError("invalid_argument", "result is required");
-  checkId("session_id", request.sessionId);
+  checkSessionIdLength(request.sessionId);
   checkId("source", request.source);
   checkId("tool_name", result.toolName);
   checkId("tool_use_id", result.toolUseId);

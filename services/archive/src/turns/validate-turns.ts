@@ -1,16 +1,8 @@
 import { AppError } from "@loupe/errors";
 import type { StoredTurn } from "@loupe/proto";
 
-/** Longest session id accepted, in characters. */
-export const MAX_SESSION_ID_CHARS = 512;
 /** Turns accepted in one append. */
 export const MAX_TURNS_PER_APPEND = 1000;
-
-/** @throws AppError `invalid_argument` for an empty or over-long session id */
-export function validateSessionId(sessionId: string): void {
-  if (sessionId === "") throw new AppError("invalid_argument", "session_id is required");
-  if (sessionId.length > MAX_SESSION_ID_CHARS) throw new AppError("invalid_argument", `session_id too long [max_chars=${String(MAX_SESSION_ID_CHARS)}]`);
-}
 
 /** @throws AppError `invalid_argument` for no turns, too many, a seq of 0, a repeated seq or an empty body */
 export function validateStoredTurns(turns: readonly StoredTurn[]): void {

@@ -1,3 +1,4 @@
+import { validateSessionId } from "@loupe/archive-store";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { encodeTurnJson, type Turn } from "@loupe/conversation";
 import { AppError } from "@loupe/errors";
@@ -7,7 +8,6 @@ import { countText, countTurn } from "./count-turn.js";
 import { DEFAULT_SOURCE, type ConversationDeps } from "./conversation-deps.js";
 import { sessionTokens } from "./session-tokens.js";
 import { turnFromProto } from "./turn-codec.js";
-import { validateSessionId } from "./validate-session.js";
 
 const MAX_TURNS = 1000;
 const MAX_CONTEXT_WINDOW = 10_000_000;

@@ -1,3 +1,4 @@
+import { validateSessionId } from "@loupe/archive-store";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { contiguousAfter, planCompaction, type NoteRecord, type Turn } from "@loupe/conversation";
 import { summarizeWithFallback } from "@loupe/summarizer";
@@ -7,7 +8,6 @@ import { assembleContext, checkCompactFormat } from "./assemble-context.js";
 import type { ConversationDeps } from "./conversation-deps.js";
 import { noteMessageText, noteTurn } from "./note-message.js";
 import { readLog } from "./session-log.js";
-import { validateSessionId } from "./validate-session.js";
 
 const MAX_CONTEXT_LIMIT = 10_000_000;
 

@@ -1,10 +1,10 @@
+import { validateSessionId } from "@loupe/archive-store";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { NoteRecord } from "@loupe/conversation";
 import { AppError } from "@loupe/errors";
 import type { EndSessionRequest, EndSessionResponseSchema, GetNoteRequest, GetNoteResponseSchema, NoteSchema, PutNoteRequest, PutNoteResponseSchema } from "@loupe/proto";
 import type { ConversationDeps } from "./conversation-deps.js";
 import { readLog } from "./session-log.js";
-import { validateSessionId } from "./validate-session.js";
 
 /** Longest note PutNote accepts, in characters. */
 export const MAX_NOTE_CHARS = 200_000;

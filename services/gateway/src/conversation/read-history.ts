@@ -1,3 +1,4 @@
+import { validateSessionId } from "@loupe/archive-store";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { parseTurnAddress, renderTurnText, type Turn } from "@loupe/conversation";
 import { AppError } from "@loupe/errors";
@@ -8,7 +9,6 @@ import type { ConversationDeps } from "./conversation-deps.js";
 import { decodeHistoryCursor, encodeHistoryCursor, type HistoryCursor } from "./history-cursor.js";
 import { readLog } from "./session-log.js";
 import { turnToProto } from "./turn-codec.js";
-import { validateSessionId } from "./validate-session.js";
 
 const DEFAULT_HISTORY_BUDGET = 2000;
 /** Turns read from the log per answer before the budget is checked. */

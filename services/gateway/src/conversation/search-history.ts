@@ -1,9 +1,9 @@
+import { validateSessionId } from "@loupe/archive-store";
 import { turnAddress } from "@loupe/conversation";
 import { AppError } from "@loupe/errors";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { SearchHistoryRequest, SearchHistoryResponseSchema } from "@loupe/proto";
 import type { ConversationDeps } from "./conversation-deps.js";
-import { validateSessionId } from "./validate-session.js";
 
 const MAX_LIMIT = 200;
 
