@@ -18,6 +18,7 @@ export { planCompaction, COMPACT_SAFETY_MARGIN, FALLBACK_NOTE_SHARE, MAX_FALLBAC
 export type { CompactionInput, CompactionPlan } from "./compact/plan-compaction.js";
 export { encodeTurnJson, decodeTurnJson } from "./turn-json.js";
 export { readTurnPages, TURN_PAGE_BYTES } from "./read-turn-pages.js";
+export { jsonStrings } from "./json-strings.js";
 export type { LogRead, TurnPage, TurnPageRequest } from "./read-turn-pages.js";
 export { createExtractiveSummarizer } from "./extractive/extractive-summarizer.js";
 export { foldTurns } from "./extractive/fold-turns.js";

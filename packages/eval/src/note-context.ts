@@ -1,17 +1,5 @@
 import type { LoupeClient } from "@loupe/client";
 
-/** Every string in a JSON value (message texts, tool inputs and results), one a line. */
-export function stringsOf(value: unknown): string {
-  const out: string[] = [];
-  const walk = (node: unknown): void => {
-    if (typeof node === "string") out.push(node);
-    else if (Array.isArray(node)) node.forEach(walk);
-    else if (typeof node === "object" && node !== null) Object.values(node).forEach(walk);
-  };
-  walk(value);
-  return out.join("\n");
-}
-
 /** The distinct `turn:<seq>` addresses a note cites, in order of seq. */
 export function citedSeqs(note: string): number[] {
   const seqs = new Set<number>();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CorpusRow, Trajectory } from "./corpus-row.js";
-import { citedSeqs, stringsOf } from "./note-context.js";
+import { citedSeqs } from "./note-context.js";
 import { carriedEvidence } from "./note-evidence.js";
 import { callSeq, replaySteps, resultSeq } from "./note-turns.js";
 
@@ -72,13 +72,8 @@ describe("carriedEvidence()", () => {
   });
 });
 
-describe("citedSeqs() and stringsOf()", () => {
+describe("citedSeqs()", () => {
   it("lists the distinct turn addresses a note cites, by seq", () => {
     assert.deepEqual(citedSeqs("- ran tests (turn:12, turn:3)\n- error at turn:12; see turn:7x and turn:40"), [3, 12, 40]);
-  });
-
-  it("collects every string of a messages document", () => {
-    const text = stringsOf({ system: "sys", messages: [{ role: "user", content: [{ type: "tool_result", content: [{ type: "text", text: "out" }] }] }] });
-    for (const part of ["sys", "user", "tool_result", "out"]) assert.ok(text.split("\n").includes(part), part);
   });
 });

@@ -1,9 +1,10 @@
 import type { LoupeClient } from "@loupe/client";
+import { jsonStrings } from "@loupe/conversation";
 import type { TokenCounter } from "@loupe/projection";
 import type { Trajectory } from "./corpus-row.js";
 import type { EvidenceKind } from "./extract-evidence.js";
 import { carriedEvidence, type CarriedItem } from "./note-evidence.js";
-import { citedSeqs, createTurnReader, stringsOf } from "./note-context.js";
+import { citedSeqs, createTurnReader } from "./note-context.js";
 import { resultSeq, type ReplayStep } from "./note-turns.js";
 
 /** Where an item used after a compaction was found. */
@@ -80,7 +81,7 @@ function turnTexts(steps: readonly ReplayStep[], afterRow: number): Array<{ seq:
  */
 export async function scoreCompaction(client: LoupeClient, input: CompactionInput): Promise<CompactionScore> {
   const items = carriedEvidence(input.trajectory, input.afterRow, input.untilRow);
-  const context = stringsOf(JSON.parse(input.contextJson));
+  const context = jsonStrings(JSON.parse(input.contextJson)).join("\n");
   // An agent reading the cited turns starts from the most recent.
   const cited = citedSeqs(input.noteText).reverse();
   const reader = createTurnReader(client, input.sessionId);

@@ -2,6 +2,7 @@ import type { Turn, TurnToolCall, TurnToolResult } from "../turn.js";
 import { callInfoOf } from "./call-info.js";
 import { failureOf, judgementOf } from "./extract-errors.js";
 import { decisionsOf, isNextStep, planOfArgs, sentencesOf, textOf } from "./extract-sentences.js";
+import { jsonStrings } from "../json-strings.js";
 import { addNames, namesOf } from "./extract-names.js";
 import { emptyExtractiveState, LIMITS } from "./extractive-state.js";
 import type { ExtractiveState } from "./extractive-state.js";
@@ -42,8 +43,8 @@ function foldTurn(state: ExtractiveState, turn: Turn): void {
     for (const call of state.calls) if (call.outcome === "pending") call.outcome = "lost";
     if (text !== "") foldAssistantText(state, text, turn.seq);
   }
-  for (const call of turn.toolCalls) foldCall(state, call, turn.seq);
-  if (turn.role === "assistant") addNames(state, namesOf([text, ...turn.toolCalls.map((call) => argsText(call.argsJson))].join("\n")), turn.seq);
+  const callTexts = turn.toolCalls.map((call) => foldCall(state, call, turn.seq));
+  if (turn.role === "assistant") addNames(state, namesOf([text, ...callTexts].join("\n")), turn.seq);
   for (const result of turn.toolResults) foldResult(state, result, turn.seq);
 }
 
@@ -65,7 +66,8 @@ function foldAssistantText(state: ExtractiveState, text: string, seq: number): v
   if (steps.length > 0) state.nextSteps = steps.slice(0, LIMITS.nextSteps).map((step) => ({ text: step.text, seq }));
 }
 
-function foldCall(state: ExtractiveState, call: TurnToolCall, seq: number): void {
+// Returns the call's argument text (its command, or the strings of its arguments), where the agent's code names are.
+function foldCall(state: ExtractiveState, call: TurnToolCall, seq: number): string {
   const info = callInfoOf(call);
   // A shell script may have written files even when a later command in it failed; a file tool's failed call touched nothing.
   const shell = info.command !== "";
@@ -74,6 +76,7 @@ function foldCall(state: ExtractiveState, call: TurnToolCall, seq: number): void
   if (plan !== undefined) state.todos = plan.slice(0, LIMITS.todos).map((text) => ({ text, seq }));
   const files = shell ? [] : info.files.slice(0, LIMITS.callFiles);
   addCall(state, { toolUseId: call.toolUseId, summary: info.summary, key: info.key, judgement: judgementOf(info.command), files, seq, outcome: "pending", resultSeq: null });
+  return [info.command, ...jsonStrings(info.args)].join("\n");
 }
 
 function foldResult(state: ExtractiveState, result: TurnToolResult, seq: number): void {
@@ -92,20 +95,3 @@ function foldResult(state: ExtractiveState, result: TurnToolResult, seq: number)
   else addError(state, { key, call: call?.summary ?? name, line, resolvedSeq: null }, seq);
 }
 
-// The string values of a call's JSON arguments (a command, a script, a path), one a line; the raw text when it is not JSON.
-function argsText(argsJson: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(argsJson) as unknown;
-  } catch {
-    return argsJson;
-  }
-  const strings: string[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === "string") strings.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === "object" && value !== null) Object.values(value).forEach(walk);
-  };
-  walk(parsed);
-  return strings.join("\n");
-}
