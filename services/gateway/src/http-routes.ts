@@ -1,4 +1,4 @@
-import type { HandlerContext, ServiceHandlers } from "@loupe/grpc";
+import type { ServiceHandlers } from "@loupe/grpc";
 import type { TokenCounter } from "@loupe/projection";
 import {
   AppendTurnsRequestSchema,
@@ -35,7 +35,7 @@ import type { HttpRoute, Logger } from "@loupe/runtime";
 import type { GatewayConfig } from "./config.js";
 import { createJsonApi, jsonEndpoint } from "./json-api.js";
 import { createMcpRoute } from "./mcp-route.js";
-import { LOCAL_TENANT } from "./projection-handlers.js";
+import { LOCAL_TENANT, localContext } from "./projection-handlers.js";
 import { createHistoryProjector } from "./cut-history/history-projector.js";
 import { createVendorProxy } from "./proxy/vendor-proxy.js";
 import { createSourceLimitsRoute } from "./source-limits-route.js";
@@ -55,8 +55,6 @@ export interface HttpRoutesDeps {
   logger: Logger;
 }
 
-// HTTP calls run the gRPC handlers with the request's own cancellation and no metadata.
-const contextOf = (signal: AbortSignal): HandlerContext => ({ metadata: {}, signal, deadlineMs: undefined });
 
 /**
  * The gateway's HTTP routes, in the order they are tried: the JSON API
@@ -67,19 +65,19 @@ export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
   const { handlers, rulesHandlers, conversationHandlers: conversation, config } = deps;
   return [
     createJsonApi({
-      "/v1/project": jsonEndpoint(ProjectRequestSchema, ProjectResponseSchema, (request, signal) => handlers.project(request, contextOf(signal))),
-      "/v1/recover": jsonEndpoint(RecoverRequestSchema, RecoverResponseSchema, (request, signal) => handlers.recover(request, contextOf(signal))),
-      "/v1/cut-history": jsonEndpoint(CutHistoryRequestSchema, CutHistoryResponseSchema, (request, signal) => handlers.cutHistory(request, contextOf(signal))),
-      "/v1/delete-results": jsonEndpoint(DeleteResultsRequestSchema, DeleteResultsResponseSchema, (request, signal) => handlers.deleteResults(request, contextOf(signal))),
-      "/v1/set-source-limit": jsonEndpoint(SetSourceLimitRequestSchema, SetSourceLimitResponseSchema, (request, signal) => rulesHandlers.setSourceLimit(request, contextOf(signal))),
-      "/v1/get-source-limit": jsonEndpoint(GetSourceLimitRequestSchema, GetSourceLimitResponseSchema, (request, signal) => rulesHandlers.getSourceLimit(request, contextOf(signal))),
-      "/v1/append-turns": jsonEndpoint(AppendTurnsRequestSchema, AppendTurnsResponseSchema, (request, signal) => conversation.appendTurns(request, contextOf(signal))),
-      "/v1/compact": jsonEndpoint(CompactRequestSchema, CompactResponseSchema, (request, signal) => conversation.compact(request, contextOf(signal))),
-      "/v1/read-history": jsonEndpoint(ReadHistoryRequestSchema, ReadHistoryResponseSchema, (request, signal) => conversation.readHistory(request, contextOf(signal))),
-      "/v1/search-history": jsonEndpoint(SearchHistoryRequestSchema, SearchHistoryResponseSchema, (request, signal) => conversation.searchHistory(request, contextOf(signal))),
-      "/v1/get-note": jsonEndpoint(GetNoteRequestSchema, GetNoteResponseSchema, (request, signal) => conversation.getNote(request, contextOf(signal))),
-      "/v1/put-note": jsonEndpoint(PutNoteRequestSchema, PutNoteResponseSchema, (request, signal) => conversation.putNote(request, contextOf(signal))),
-      "/v1/end-session": jsonEndpoint(EndSessionRequestSchema, EndSessionResponseSchema, (request, signal) => conversation.endSession(request, contextOf(signal))),
+      "/v1/project": jsonEndpoint(ProjectRequestSchema, ProjectResponseSchema, (request, signal) => handlers.project(request, localContext(signal))),
+      "/v1/recover": jsonEndpoint(RecoverRequestSchema, RecoverResponseSchema, (request, signal) => handlers.recover(request, localContext(signal))),
+      "/v1/cut-history": jsonEndpoint(CutHistoryRequestSchema, CutHistoryResponseSchema, (request, signal) => handlers.cutHistory(request, localContext(signal))),
+      "/v1/delete-results": jsonEndpoint(DeleteResultsRequestSchema, DeleteResultsResponseSchema, (request, signal) => handlers.deleteResults(request, localContext(signal))),
+      "/v1/set-source-limit": jsonEndpoint(SetSourceLimitRequestSchema, SetSourceLimitResponseSchema, (request, signal) => rulesHandlers.setSourceLimit(request, localContext(signal))),
+      "/v1/get-source-limit": jsonEndpoint(GetSourceLimitRequestSchema, GetSourceLimitResponseSchema, (request, signal) => rulesHandlers.getSourceLimit(request, localContext(signal))),
+      "/v1/append-turns": jsonEndpoint(AppendTurnsRequestSchema, AppendTurnsResponseSchema, (request, signal) => conversation.appendTurns(request, localContext(signal))),
+      "/v1/compact": jsonEndpoint(CompactRequestSchema, CompactResponseSchema, (request, signal) => conversation.compact(request, localContext(signal))),
+      "/v1/read-history": jsonEndpoint(ReadHistoryRequestSchema, ReadHistoryResponseSchema, (request, signal) => conversation.readHistory(request, localContext(signal))),
+      "/v1/search-history": jsonEndpoint(SearchHistoryRequestSchema, SearchHistoryResponseSchema, (request, signal) => conversation.searchHistory(request, localContext(signal))),
+      "/v1/get-note": jsonEndpoint(GetNoteRequestSchema, GetNoteResponseSchema, (request, signal) => conversation.getNote(request, localContext(signal))),
+      "/v1/put-note": jsonEndpoint(PutNoteRequestSchema, PutNoteResponseSchema, (request, signal) => conversation.putNote(request, localContext(signal))),
+      "/v1/end-session": jsonEndpoint(EndSessionRequestSchema, EndSessionResponseSchema, (request, signal) => conversation.endSession(request, localContext(signal))),
     }),
     deps.restApi,
     createSourceLimitsRoute(deps.sourceRules, LOCAL_TENANT),
@@ -92,7 +90,7 @@ export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
       rules: deps.sourceRules,
       state: deps.state,
       counter: deps.counter,
-      projectText: createHistoryProjector((request) => handlers.project(request, contextOf(new AbortController().signal))),
+      projectText: createHistoryProjector((request) => handlers.project(request, localContext(new AbortController().signal))),
       logger: deps.logger,
     }),
   ];

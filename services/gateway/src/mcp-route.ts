@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { createLoupeMcpServer, type LoupeMcpApi } from "@loupe/client/mcp";
-import type { HandlerContext, ServiceHandlers } from "@loupe/grpc";
+import type { ServiceHandlers } from "@loupe/grpc";
 import {
   GetSourceLimitRequestSchema,
   GetSourceLimitResponseSchema,
@@ -20,6 +20,7 @@ import {
 } from "@loupe/proto";
 import type { HttpRoute, Logger } from "@loupe/runtime";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { localContext } from "./projection-handlers.js";
 
 /** What the `/mcp` route needs. */
 export interface McpRouteOptions {
@@ -33,19 +34,17 @@ export interface McpRouteOptions {
 
 const MCP_PATH = "/mcp";
 
-// MCP calls run the gRPC handlers with the tool call's cancellation and no metadata (the local tenant).
-const contextOf = (signal: AbortSignal | undefined): HandlerContext => ({ metadata: {}, signal: signal ?? new AbortController().signal, deadlineMs: undefined });
 
 /** A {@link LoupeMcpApi} over the gateway's own handlers (no network hop). */
 export function mcpApiFromHandlers(options: Pick<McpRouteOptions, "handlers" | "rulesHandlers" | "conversationHandlers">): LoupeMcpApi {
   const { handlers, rulesHandlers, conversationHandlers } = options;
   return {
-    recover: async (request, call) => create(RecoverResponseSchema, await handlers.recover(create(RecoverRequestSchema, request), contextOf(call?.signal))),
-    searchResult: async (request, call) => create(RecoverResponseSchema, await handlers.recover(create(RecoverRequestSchema, request), contextOf(call?.signal))),
-    readHistory: async (request, call) => create(ReadHistoryResponseSchema, await conversationHandlers.readHistory(create(ReadHistoryRequestSchema, request), contextOf(call?.signal))),
-    searchHistory: async (request, call) => create(SearchHistoryResponseSchema, await conversationHandlers.searchHistory(create(SearchHistoryRequestSchema, request), contextOf(call?.signal))),
-    setSourceLimit: async (request, call) => create(SetSourceLimitResponseSchema, await rulesHandlers.setSourceLimit(create(SetSourceLimitRequestSchema, request), contextOf(call?.signal))),
-    getSourceLimit: async (request, call) => create(GetSourceLimitResponseSchema, await rulesHandlers.getSourceLimit(create(GetSourceLimitRequestSchema, request), contextOf(call?.signal))),
+    recover: async (request, call) => create(RecoverResponseSchema, await handlers.recover(create(RecoverRequestSchema, request), localContext(call?.signal))),
+    searchResult: async (request, call) => create(RecoverResponseSchema, await handlers.recover(create(RecoverRequestSchema, request), localContext(call?.signal))),
+    readHistory: async (request, call) => create(ReadHistoryResponseSchema, await conversationHandlers.readHistory(create(ReadHistoryRequestSchema, request), localContext(call?.signal))),
+    searchHistory: async (request, call) => create(SearchHistoryResponseSchema, await conversationHandlers.searchHistory(create(SearchHistoryRequestSchema, request), localContext(call?.signal))),
+    setSourceLimit: async (request, call) => create(SetSourceLimitResponseSchema, await rulesHandlers.setSourceLimit(create(SetSourceLimitRequestSchema, request), localContext(call?.signal))),
+    getSourceLimit: async (request, call) => create(GetSourceLimitResponseSchema, await rulesHandlers.getSourceLimit(create(GetSourceLimitRequestSchema, request), localContext(call?.signal))),
   };
 }
 

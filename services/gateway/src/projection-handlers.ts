@@ -1,4 +1,4 @@
-import type { ServiceHandlers } from "@loupe/grpc";
+import type { HandlerContext, ServiceHandlers } from "@loupe/grpc";
 import type { ProjectionService } from "@loupe/proto";
 import { recordSpanEvent, withSpan } from "@loupe/telemetry";
 import type { Logger } from "@loupe/runtime";
@@ -10,6 +10,11 @@ import { recover, type RecoverDeps } from "./recover.js";
 
 /** The tenant until authentication exists (DESIGN: Identity). */
 export const LOCAL_TENANT = "local";
+
+/** The context for running a gRPC handler in process (HTTP, MCP): no metadata (the local tenant), the caller's cancellation. */
+export function localContext(signal: AbortSignal | undefined): HandlerContext {
+  return { metadata: {}, signal: signal ?? new AbortController().signal, deadlineMs: undefined };
+}
 
 /** Counters the gateway keeps (exposed on its metrics later). */
 export interface GatewayCounters {
