@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { repoRoot, startLoupeProcess } from "@loupe/testing";
+import { runProgram } from "../support/agent-session.js";
 
 interface NoteTotals {
   trajectories: number;
@@ -29,10 +29,7 @@ interface NotesJson {
   notes: Array<{ windowTokens: number; pooled: NoteTotals; compactions: CompactionScore[] }>;
 }
 
-function run(program: string, args: readonly string[]): { output: string; exitCode: number } {
-  const result = spawnSync(program, args, { cwd: repoRoot(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return { output: result.stdout + result.stderr, exitCode: result.status ?? 1 };
-}
+const run = (program: string, args: readonly string[]) => runProgram(program, args, repoRoot());
 
 // A script that parses records, then fails: the error a later step comes back to.
 const FAILING_SCRIPT = `

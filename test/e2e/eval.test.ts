@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { repoRoot, startLoupeProcess } from "@loupe/testing";
+import { runProgram } from "../support/agent-session.js";
 
 interface Totals {
   historyTokens: number;
@@ -20,10 +20,7 @@ interface Report {
   policies: Array<{ policy: string; pooled: Totals; bySystem: Record<string, Totals> }>;
 }
 
-function run(program: string, args: readonly string[]): { output: string; exitCode: number } {
-  const result = spawnSync(program, args, { cwd: repoRoot(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return { output: result.stdout + result.stderr, exitCode: result.status ?? 1 };
-}
+const run = (program: string, args: readonly string[]) => runProgram(program, args, repoRoot());
 
 // A script that parses records, then fails: a long real output with the error at the end.
 const FAILING_SCRIPT = `

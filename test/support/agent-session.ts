@@ -5,10 +5,15 @@ import type { TurnSchema } from "@loupe/proto";
 /** A turn as a test sends it to AppendTurns. */
 export type TurnInit = MessageInitShape<typeof TurnSchema>;
 
-/** Runs a real command and returns what an agent's shell tool would see: output and exit code. */
-export function runCommand(command: string): { output: string; exitCode: number } {
-  const run = spawnSync("bash", ["-c", command], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+/** Runs a real program (in `cwd`, default this process's) and returns what an agent's tool would see: stdout then stderr, and the exit code. */
+export function runProgram(program: string, args: readonly string[], cwd?: string): { output: string; exitCode: number } {
+  const run = spawnSync(program, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...(cwd === undefined ? {} : { cwd }) });
   return { output: `${run.stdout}${run.stderr}`, exitCode: run.status ?? 1 };
+}
+
+/** Runs a real command line in bash and returns what an agent's shell tool would see: output and exit code. */
+export function runCommand(command: string): { output: string; exitCode: number } {
+  return runProgram("bash", ["-c", command]);
 }
 
 const text = (value: string) => ({ content: { case: "text" as const, value } });
