@@ -86,7 +86,6 @@ describe("per-app rules (RulesService and REST)", () => {
   it("projects eligible results in mode project: the first view with its continuations, the same bytes on every call", async () => {
     const rules = createGrpcClient(RulesService, `127.0.0.1:${String(loupe.grpcPort)}`, { maxResultBytes: 1024 * 1024 });
     await rules.setSourceLimit({ source: "project-app", limit: { keepLimitChars: 8000, mode: "project", budgetTokens: 500 } });
-    rules.close();
     const output = numberedLines(3000, "build");
     const history = new TextEncoder().encode(
       JSON.stringify({
@@ -101,6 +100,15 @@ describe("per-app rules (RulesService and REST)", () => {
     const first = await call();
     const again = await call();
     assert.ok(Buffer.from(first.historyJson).equals(Buffer.from(again.historyJson)), "byte-identical on every call");
+    // A later rule version (another budget) leaves a pinned result's view as it was, also one pinned at the default budget.
+    await rules.setSourceLimit({ source: "project-default-app", limit: { keepLimitChars: 8000, mode: "project" } });
+    const defaultCall = () => loupe.client.cutHistory({ source: "project-default-app", format: HistoryFormat.ANTHROPIC, historyJson: history });
+    const atDefault = await defaultCall();
+    assert.equal(atDefault.cutResults, 1);
+    for (const source of ["project-app", "project-default-app"]) await rules.setSourceLimit({ source, limit: { budgetTokens: 200 } });
+    rules.close();
+    assert.ok(Buffer.from((await call()).historyJson).equals(Buffer.from(first.historyJson)), "the pin holds after the rule changes");
+    assert.ok(Buffer.from((await defaultCall()).historyJson).equals(Buffer.from(atDefault.historyJson)), "a pin at the default budget holds too");
     assert.equal(first.cutResults, 1);
     const body = JSON.parse(new TextDecoder().decode(first.historyJson)) as { messages: Array<{ content: Array<{ content?: string }> }> };
     const view = body.messages[1]?.content[0]?.content ?? "";

@@ -36,7 +36,7 @@ import type { GatewayConfig } from "./config.js";
 import { createJsonApi, jsonEndpoint } from "./json-api.js";
 import { createMcpRoute } from "./mcp-route.js";
 import { LOCAL_TENANT, localContext } from "./projection-handlers.js";
-import { createHistoryProjector } from "./cut-history/history-projector.js";
+import type { HistoryProjector } from "./cut-history/history-projector.js";
 import { createVendorProxy } from "./proxy/vendor-proxy.js";
 import { createSourceLimitsRoute } from "./source-limits-route.js";
 import type { SourceRules } from "@loupe/rules";
@@ -45,6 +45,8 @@ import type { StateStore } from "@loupe/state-store";
 /** What the gateway's HTTP port serves besides /healthz. */
 export interface HttpRoutesDeps {
   handlers: ServiceHandlers<typeof ProjectionService>;
+  /** The history projector CutHistory uses (mode "project"), for the vendor proxy. */
+  projectText: HistoryProjector;
   rulesHandlers: ServiceHandlers<typeof RulesService>;
   conversationHandlers: ServiceHandlers<typeof ConversationService>;
   restApi: HttpRoute;
@@ -90,7 +92,7 @@ export function createHttpRoutes(deps: HttpRoutesDeps): HttpRoute[] {
       rules: deps.sourceRules,
       state: deps.state,
       counter: deps.counter,
-      projectText: createHistoryProjector((request) => handlers.project(request, localContext(new AbortController().signal))),
+      projectText: deps.projectText,
       logger: deps.logger,
     }),
   ];

@@ -7,7 +7,7 @@ import type { ArchiveClient } from "./archive-client.js";
 import { checkPath } from "./changed-path.js";
 import { readScopeOf } from "./read-scope.js";
 import type { PathRevisions } from "./path-revisions.js";
-import type { SourceRules } from "@loupe/rules";
+import type { SourceRule, SourceRules } from "@loupe/rules";
 import type { SessionStore } from "@loupe/session-store";
 import type { StateStore } from "@loupe/state-store";
 import { redactResult } from "./redact-result.js";
@@ -102,10 +102,11 @@ function response(view: ResultView, content: ResultContent, resultId: string, ar
 /**
  * Projects one tool result: a first view within budget, the complete result
  * saved in the archive with continuations for what the view leaves out.
- * When saving fails, answers fail-open (invariant 6).
+ * When saving fails, answers fail-open (invariant 6). `pinnedRule`, when
+ * given, is used instead of the source's current rule (the history cut's pins).
  * @throws AppError `invalid_argument` (malformed request), `resource_exhausted` (over LOUPE_MAX_RESULT_BYTES)
  */
-export async function project(request: ProjectRequest, tenant: string, deps: ProjectDeps): Promise<ProjectResponseInit> {
+export async function project(request: ProjectRequest, tenant: string, deps: ProjectDeps, pinnedRule?: SourceRule): Promise<ProjectResponseInit> {
   const { result, count: redactedSecrets } = redactResult(validateProjectRequest(request), deps.redactionRules);
   const content = resultContent(result);
   if (content.bytes.byteLength > deps.maxResultBytes) {
@@ -113,10 +114,11 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   }
   // Models without an offline tokenizer are counted in o200k with a safety margin taken off the budget.
   const profile = modelProfileFor(request.model, { defaultBudgetTokens: deps.defaultBudgetTokens });
-  const rule = request.source === "" ? undefined : await deps.sourceRules.get(tenant, request.source).catch((error: unknown) => {
+  // A history's result keeps the rule version it was first projected under (its bytes must not change).
+  const rule = pinnedRule ?? (request.source === "" ? undefined : await deps.sourceRules.get(tenant, request.source).catch((error: unknown) => {
     deps.logger.warn("source rule lookup failed; using defaults", { error });
     return undefined;
-  });
+  }));
   const budget = effectiveBudget(request.budgetTokens, rule?.budgetTokens, profile);
   const counted = originalTokens(content, deps.counterFor(profile.encoding));
   // One cache of line counts for the call: the view is counted again from the counts its projection made.

@@ -5,7 +5,7 @@ import type { Logger } from "@loupe/runtime";
 import { deleteResults } from "./delete-results.js";
 import { project, type ProjectDeps } from "./project.js";
 import { cutHistoryFor } from "./cut-history/cut-history-handler.js";
-import { createHistoryProjector } from "./cut-history/history-projector.js";
+import { createHistoryProjector, type HistoryProjector } from "./cut-history/history-projector.js";
 import { recover, type RecoverDeps } from "./recover.js";
 
 /** The tenant until authentication exists (DESIGN: Identity). */
@@ -21,19 +21,22 @@ export interface GatewayCounters {
   failOpen: number;
 }
 
-/** ProjectionService handlers. */
+/**
+ * ProjectionService handlers, and the history projector (mode "project" of the history cut) that
+ * CutHistory and the vendor proxy share: one Project path, counted and logged the same way.
+ */
 export function createProjectionHandlers(
   deps: Omit<ProjectDeps, "onArchiveFailure"> & RecoverDeps,
   logger: Logger,
   counters: GatewayCounters,
-): ServiceHandlers<typeof ProjectionService> {
+): { handlers: ServiceHandlers<typeof ProjectionService>; projectText: HistoryProjector } {
   const onArchiveFailure = (error: unknown): void => {
     counters.failOpen++;
     recordSpanEvent("loupe.archive.put_failed", { error: error instanceof Error ? error.message : String(error) });
     logger.warn("archive put failed; answering fail-open", { error });
   };
-  const projectText = createHistoryProjector((request) => project(request, LOCAL_TENANT, { ...deps, onArchiveFailure }));
-  return {
+  const projectText = createHistoryProjector((request, rule) => project(request, LOCAL_TENANT, { ...deps, onArchiveFailure }, rule));
+  const handlers: ServiceHandlers<typeof ProjectionService> = {
     project: (request) =>
       withSpan("loupe.project", { "loupe.tool_name": request.result?.toolName ?? "", "loupe.budget_tokens": request.budgetTokens }, async (span) => {
         const response = await project(request, LOCAL_TENANT, { ...deps, onArchiveFailure });
@@ -60,4 +63,5 @@ export function createProjectionHandlers(
         return answer;
       }),
   };
+  return { handlers, projectText };
 }

@@ -88,7 +88,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     LOCAL_TENANT,
   );
   const health = createHealthReporter([ProjectionService.typeName, ConversationService.typeName]);
-  const handlers = createProjectionHandlers(
+  const { handlers, projectText } = createProjectionHandlers(
     {
       archive,
       counter: tokenCounters.o200k_base,
@@ -123,7 +123,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     onError: (error, method) => logger.error("gateway call failed", { method, error }),
   });
   const restApi = createRestApi({ tenant: LOCAL_TENANT, deleteResults: (request, signal) => deleteResults(request, LOCAL_TENANT, archive, signal, sessions) });
-  const routes = createHttpRoutes({ handlers, rulesHandlers, conversationHandlers, restApi, sourceRules, state, config, counter: tokenCounters.o200k_base, logger });
+  const routes = createHttpRoutes({ handlers, projectText, rulesHandlers, conversationHandlers, restApi, sourceRules, state, config, counter: tokenCounters.o200k_base, logger });
   const http = await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing(), routes, onError: (error) => logger.error("http request failed", { error }) });
   logger.info("gateway started", { grpcPort: grpc.port, httpPort: http.port, archive: config.archiveAddress });
   return {

@@ -37,7 +37,7 @@ export async function cutHistoryFor(
   for (const result of parsed.results) {
     const pinned = pins.get(result);
     if (projectText === undefined || pinned?.mode !== "project" || pinned.keepLimitChars === 0 || !isEligibleForCut(result.toolName, result.text, cutRuleOf(pinned))) continue;
-    const view = await projectText({ source, toolName: result.toolName, text: result.text, budgetTokens: pinned.budgetTokens });
+    const view = await projectText({ source, toolName: result.toolName, text: result.text, rule: pinned });
     if (view === undefined || view === result.text) continue;
     projectedSaved += Math.max(0, counter.count(result.text) - counter.count(view));
     result.replace(view);
