@@ -34,6 +34,17 @@ function describeSessionStore(name: string, open: () => Promise<StateStore>) {
       await state.close();
     });
 
+    it("hands a released lease over at once (the holder re-runs for a pending mark right after releasing)", async () => {
+      const { state, sessions, session } = await fresh();
+      assert.equal(await sessions.acquireLease("t", session, "w1", 10_000), true);
+      await sessions.releaseLease("t", session, "w1");
+      assert.equal(await sessions.acquireLease("t", session, "w1", 10_000), true, "the same owner, right away");
+      await sessions.releaseLease("t", session, "w1");
+      assert.equal(await sessions.acquireLease("t", session, "w2", 10_000), true, "another owner, right away");
+      assert.equal(await sessions.acquireLease("t", session, "w1", 10_000), false, "held again");
+      await state.close();
+    });
+
     it("advances progress by compare-and-set and holds a lease for one owner at a time", async () => {
       const { state, sessions, session } = await fresh();
       const start = await sessions.getProgress("t", session);

@@ -101,6 +101,8 @@ export function createSessionStore(state: StateStore): SessionStore {
     async acquireLease(tenant, sessionId, owner, ttlMs) {
       const k = key(tenant, sessionId, "lease");
       if (await state.compareAndSet(k, undefined, owner, { ttlMs })) return true;
+      // A released lease reads "" until its 1 ms expiry: it is free (the holder's hand-off re-acquires at once).
+      if (await state.compareAndSet(k, "", owner, { ttlMs })) return true;
       return state.compareAndSet(k, owner, owner, { ttlMs });
     },
     async releaseLease(tenant, sessionId, owner) {
