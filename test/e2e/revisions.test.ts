@@ -35,6 +35,11 @@ describe("revisions of a path (invariant 7)", () => {
     assert.equal(old.stale, true, "a changed read of the same part does");
     assert.equal(old.newerResultId, changed.resultId);
     assert.equal((await client.recover({ resultId: first.resultId, startLine: 1, endLine: 2 })).stale, false, "the other part's change says nothing about this one");
+    // Each part keeps its own latest revision: reading the first part again does not hide the second's history.
+    await part("1,400", lines(1));
+    assert.equal((await client.recover({ resultId: other.resultId, startLine: 1, endLine: 2 })).stale, true, "still stale after a read of another part");
+    const third = await part("401,800", lines(401).replace("= 402;", "= 40200;"));
+    assert.equal(textOf(third.parts).startsWith("[loupe] src/parser.ts changed since your last read"), true, "a change of the part is noticed after a read of another part");
   });
 
   it("says when a file changed since the session last read it, marks the old snapshot stale, and never joins versions", async () => {

@@ -12,8 +12,9 @@ import type { PathRevisions } from "./path-revisions.js";
  */
 export async function markStale(response: MessageInitShape<typeof RecoverResponseSchema>, record: ResultRecord, tenant: string, revisions: PathRevisions): Promise<void> {
   if (record.path === "") return;
-  const latest = await revisions.latest(tenant, record.sessionId, record.path).catch(() => undefined);
+  const latest = await revisions.latest(tenant, record.sessionId, record.path, record.readScope).catch(() => undefined);
   if (latest === undefined || latest.revision === record.revision) return;
+  // An entry stored before scopes were keyed may hold another part of the file.
   if ((latest.scope ?? "") !== record.readScope) return;
   response.stale = true;
   response.newerResultId = latest.resultId;

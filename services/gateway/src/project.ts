@@ -129,7 +129,7 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   let view = projectResult(input, options);
   const args = parseArgs(result.argsJson);
   const path = view.kind === "file_read" ? filePathOf(result.toolName, args) : undefined;
-  const scope = readScopeOf(args);
+  const scope = path === undefined ? "" : readScopeOf(args);
   const check = await checkPath(deps.pathRevisions, deps.logger, tenant, request.sessionId, path, content.revision, scope);
   if (check.notice !== "") {
     // The notice counts against the budget: project again with what is left.
@@ -138,7 +138,7 @@ export async function project(request: ProjectRequest, tenant: string, deps: Pro
   }
   const original = { tokens: counted.tokens, estimated: counted.estimated || !profile.exact };
   const answer = await answerWith(view, content, result, input, options, original, { resultId, path, scope, tenant, request, deps, counter });
-  await check.record({ revision: content.revision, resultId: answer.archived === true ? (answer.resultId ?? "") : "", scope });
+  await check.record({ revision: content.revision, resultId: answer.archived === true ? (answer.resultId ?? "") : "" });
   if (check.notice !== "") answer.parts = [{ content: { case: "text", value: check.notice } }, ...(answer.parts ?? [])];
   answer.redactedSecrets = redactedSecrets;
   return answer;
@@ -178,7 +178,7 @@ async function answerWith(
         toolName: result.toolName,
         kind: result.kind,
         path: path ?? "",
-        readScope: path === undefined ? "" : scope,
+        readScope: scope,
         sizeBytes: BigInt(content.bytes.byteLength),
         ...(content.structuredTail ? { structuredStartByte: content.structuredTail.startByte } : {}),
       },

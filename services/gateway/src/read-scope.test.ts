@@ -7,6 +7,10 @@ describe("readScopeOf", () => {
     assert.equal(readScopeOf({ file_path: "src/app.ts" }), "");
     assert.equal(readScopeOf({ command: "cat src/app.ts" }), "");
     assert.equal(readScopeOf({ command: "nl -ba 'src/my app.ts'" }), "");
+    assert.equal(readScopeOf({ command: "cat -n src/app.ts" }), "");
+    // Arguments that do not name a range (an explanation, a flag) are not part of the scope.
+    assert.equal(readScopeOf({ target_file: "src/app.ts", should_read_entire_file: true, explanation: "look at the parser" }), "");
+    assert.equal(readScopeOf({ target_file: "a.ts", explanation: "first look" }), readScopeOf({ target_file: "a.ts", explanation: "second look" }));
   });
 
   it("names the part read by a range, so different parts of one file are never taken for a change", () => {
