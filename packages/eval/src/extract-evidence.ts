@@ -49,7 +49,7 @@ export function extractEvidence(text: string): EvidenceItem[] {
 }
 
 /** Drops every item contained in a longer item of the list. */
-function dropContained(items: readonly EvidenceItem[]): EvidenceItem[] {
+export function dropContained<T extends { readonly text: string }>(items: readonly T[]): T[] {
   return items.filter((item) => !items.some((other) => other.text.length > item.text.length && other.text.includes(item.text)));
 }
 

@@ -1,5 +1,5 @@
 import { argsText, type Trajectory } from "./corpus-row.js";
-import { extractEvidence, type EvidenceKind } from "./extract-evidence.js";
+import { dropContained, extractEvidence, type EvidenceKind } from "./extract-evidence.js";
 
 /** Kinds a handover must carry: identifiers, paths and errors (numbers alone are left out). */
 const CARRIED_KINDS: ReadonlySet<EvidenceKind> = new Set(["path", "file-line", "identifier", "error-name", "quoted"]);
@@ -45,7 +45,6 @@ export function carriedEvidence(trajectory: Trajectory, compactedAfter: number, 
     }
     since.push(row.nextAction);
   }
-  const items = [...found.values()];
   // A path's file name, or an identifier inside a quoted error, is not a second item.
-  return items.filter((item) => !items.some((other) => other.text.length > item.text.length && other.text.includes(item.text)));
+  return dropContained([...found.values()]);
 }

@@ -40,7 +40,15 @@ describe("replaySteps()", () => {
     assert.equal(result?.toolUseId, "call-2");
     assert.equal(result?.exitCode, 1);
     assert.deepEqual(result?.parts, [{ content: { case: "text", value: trajectory.rows[1]!.output } }]);
-    assert.equal(steps[0]?.texts[0], "fix parse_header", "the first step's texts start with the task");
+    assert.deepEqual(
+      steps[1]?.turnTexts,
+      [
+        { seq: 4, text: `${trajectory.rows[0]!.nextAction}\n${JSON.stringify({ command: "cat src/reader.py" })}` },
+        { seq: 5, text: trajectory.rows[1]!.output },
+      ],
+      "each turn's text once: the call turn has the thought and the arguments as sent",
+    );
+    assert.deepEqual(steps[0]?.turnTexts[0], { seq: 1, text: "fix parse_header" }, "the first step starts with the task");
   });
 });
 

@@ -4,6 +4,7 @@ import type { TokenCounter } from "@loupe/projection";
 import { CompactPath, HistoryFormat } from "@loupe/proto";
 import type { Trajectory } from "./corpus-row.js";
 import { scoreCompaction, type CompactionScore } from "./note-score.js";
+import { createTurnReader } from "./note-context.js";
 import { replaySteps } from "./note-turns.js";
 
 /** Options of {@link replayTrajectoryAsTurns}. */
@@ -59,6 +60,8 @@ export async function replayTrajectoryAsTurns(client: LoupeClient, trajectory: T
   if (reserveTokens >= windowTokens) throw new AppError("invalid_argument", `reserve must be below the window [window=${String(windowTokens)}]`);
   const threshold = Math.max(1, Math.floor((windowTokens * (options.noteUpdatePercent ?? 20)) / 100));
   const steps = replaySteps(trajectory);
+  const turns = steps.flatMap((step) => step.turnTexts).map((turn) => ({ ...turn, tokens: options.counter.count(turn.text) }));
+  const reader = createTurnReader(client, sessionId);
   const points: Array<{ afterRow: number; response: Awaited<ReturnType<LoupeClient["compact"]>> }> = [];
   try {
     for (const step of steps) {
@@ -78,7 +81,8 @@ export async function replayTrajectoryAsTurns(client: LoupeClient, trajectory: T
           sessionId,
           afterRow: point.afterRow,
           untilRow,
-          steps,
+          turns,
+          reader,
           counter: options.counter,
           path: response.path === CompactPath.PREPARED ? "prepared" : "fallback",
           noteText: response.note?.text ?? "",

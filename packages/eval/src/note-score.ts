@@ -4,8 +4,8 @@ import type { TokenCounter } from "@loupe/projection";
 import type { Trajectory } from "./corpus-row.js";
 import type { EvidenceKind } from "./extract-evidence.js";
 import { carriedEvidence, type CarriedItem } from "./note-evidence.js";
-import { citedSeqs, createTurnReader } from "./note-context.js";
-import { resultSeq, type ReplayStep } from "./note-turns.js";
+import { citedSeqs, type TurnReader } from "./note-context.js";
+import { resultSeq } from "./note-turns.js";
 
 /** Where an item used after a compaction was found. */
 export type Carried = "note" | "kept" | "address" | "search" | "lost";
@@ -50,7 +50,10 @@ export interface CompactionInput {
   readonly afterRow: number;
   /** The first row whose next action comes after the next compaction (or the row count). */
   readonly untilRow: number;
-  readonly steps: readonly ReplayStep[];
+  /** Every turn of the trajectory with its text and tokens (o200k), counted once per trajectory. */
+  readonly turns: ReadonlyArray<{ readonly seq: number; readonly text: string; readonly tokens: number }>;
+  /** Reads cited turns through ReadHistory, each once per session. */
+  readonly reader: TurnReader;
   readonly counter: TokenCounter;
   readonly path: "prepared" | "fallback";
   readonly noteText: string;
@@ -58,17 +61,6 @@ export interface CompactionInput {
   /** messages_json of the Compact answer. */
   readonly contextJson: string;
   readonly contextTokens: number;
-}
-
-/** The turns' texts up to row `afterRow`, by seq (seq 1 is the task). */
-function turnTexts(steps: readonly ReplayStep[], afterRow: number): Array<{ seq: number; text: string }> {
-  const turns: Array<{ seq: number; text: string }> = [];
-  for (const step of steps.slice(0, afterRow + 1)) {
-    const [task, thought, args, output] = step.rowIndex === 0 ? step.texts : ["", ...step.texts];
-    if (step.rowIndex === 0) turns.push({ seq: 1, text: task ?? "" });
-    turns.push({ seq: resultSeq(step.rowIndex) - 1, text: `${thought ?? ""}\n${args ?? ""}` }, { seq: resultSeq(step.rowIndex), text: output ?? "" });
-  }
-  return turns;
 }
 
 /**
@@ -84,7 +76,6 @@ export async function scoreCompaction(client: LoupeClient, input: CompactionInpu
   const context = jsonStrings(JSON.parse(input.contextJson)).join("\n");
   // An agent reading the cited turns starts from the most recent.
   const cited = citedSeqs(input.noteText).reverse();
-  const reader = createTurnReader(client, input.sessionId);
   const lastSeq = resultSeq(input.afterRow);
   const found = emptyFound();
   const foundByKind: Partial<Record<EvidenceKind, Record<Carried, number>>> = {};
@@ -92,19 +83,18 @@ export async function scoreCompaction(client: LoupeClient, input: CompactionInpu
   const outsideSample: string[] = [];
   let addressReads = 0;
   for (const item of items) {
-    const { where, reads } = await locate(client, input, item, { context, cited, reader, lastSeq });
+    const { where, reads } = await locate(client, input, item, { context, cited, reader: input.reader, lastSeq });
     found[where] += 1;
     addressReads += reads;
     (foundByKind[item.kind] ??= emptyFound())[where] += 1;
     if (where === "lost" && lostSample.length < 5) lostSample.push(item.text);
     if ((where === "address" || where === "search") && outsideSample.length < 5) outsideSample.push(`${item.kind}:${item.text}`);
   }
-  const turns = turnTexts(input.steps, input.afterRow);
-  const tokens = turns.map((turn) => input.counter.count(turn.text));
-  const coveredTokens = turns.reduce((total, turn, index) => total + (turn.seq <= input.watermarkSeq ? (tokens[index] ?? 0) : 0), 0);
+  const turns = input.turns.filter((turn) => turn.seq <= lastSeq);
+  const coveredTokens = turns.reduce((total, turn) => total + (turn.seq <= input.watermarkSeq ? turn.tokens : 0), 0);
   const recent: string[] = [];
   for (let index = turns.length - 1, used = 0; index >= 0; index--) {
-    used += tokens[index] ?? 0;
+    used += turns[index]?.tokens ?? 0;
     if (used > input.contextTokens) break;
     recent.push(turns[index]?.text ?? "");
   }
@@ -132,7 +122,7 @@ async function locate(
   client: LoupeClient,
   input: CompactionInput,
   item: CarriedItem,
-  where: { context: string; cited: readonly number[]; reader: ReturnType<typeof createTurnReader>; lastSeq: number },
+  where: { context: string; cited: readonly number[]; reader: TurnReader; lastSeq: number },
 ): Promise<{ where: Carried; reads: number }> {
   if (input.noteText.includes(item.text)) return { where: "note", reads: 0 };
   if (where.context.includes(item.text)) return { where: "kept", reads: 0 };

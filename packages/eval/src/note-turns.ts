@@ -1,5 +1,5 @@
 import type { LoupeClient } from "@loupe/client";
-import { argsText, isShellCall, type CorpusRow, type Trajectory } from "./corpus-row.js";
+import type { CorpusRow, Trajectory } from "./corpus-row.js";
 
 /** A turn as AppendTurns takes it. */
 export type TurnInit = NonNullable<Parameters<LoupeClient["appendTurns"]>[0]["turns"]>[number];
@@ -9,8 +9,8 @@ export interface ReplayStep {
   /** Index of the corpus row in the trajectory. */
   readonly rowIndex: number;
   readonly turns: readonly TurnInit[];
-  /** The texts the step adds to the conversation (for local token estimates). */
-  readonly texts: readonly string[];
+  /** Each turn's text as the model reads it (the call turn: thought and arguments as sent), for local token counts. */
+  readonly turnTexts: ReadonlyArray<{ readonly seq: number; readonly text: string }>;
 }
 
 /** Seq of the assistant turn of row `index` (seq 1 is the task). */
@@ -20,9 +20,9 @@ export const resultSeq = (index: number): number => 3 + 2 * index;
 
 const textPart = (value: string): { content: { case: "text"; value: string } } => ({ content: { case: "text", value } });
 
+// A command-line string (SWE-agent) is sent as a shell call's {command}.
 function argsJsonOf(row: CorpusRow): string {
-  if (isShellCall(row) && typeof row.args === "string") return JSON.stringify({ command: row.args });
-  return JSON.stringify(row.args ?? {});
+  return JSON.stringify(typeof row.args === "string" ? { command: row.args } : (row.args ?? {}));
 }
 
 /**
@@ -37,11 +37,12 @@ export function replaySteps(trajectory: Trajectory): ReplayStep[] {
   return trajectory.rows.map((row, index): ReplayStep => {
     const toolUseId = `call-${String(index + 1)}`;
     const thought = index === 0 ? "" : (trajectory.rows[index - 1]?.nextAction ?? "");
+    const argsJson = argsJsonOf(row);
     const call: TurnInit = {
       seq: callSeq(index),
       role: "assistant",
       parts: thought === "" ? [] : [textPart(thought)],
-      toolCalls: [{ toolUseId, name: row.tool, argsJson: argsJsonOf(row) }],
+      toolCalls: [{ toolUseId, name: row.tool, argsJson }],
     };
     const output = row.outputAsSeen === "" ? "(no output)" : row.outputAsSeen;
     const result: TurnInit = {
@@ -50,7 +51,7 @@ export function replaySteps(trajectory: Trajectory): ReplayStep[] {
       toolResults: [{ toolUseId, toolName: row.tool, parts: [textPart(output)], isError: row.isError, ...(row.exitCode === undefined ? {} : { exitCode: row.exitCode }) }],
     };
     const first: TurnInit[] = index === 0 ? [{ seq: 1, role: "user", parts: [textPart(task === "" ? "(no task text)" : task)] }] : [];
-    const texts = [...(index === 0 ? [task] : []), thought, argsText(row), output];
-    return { rowIndex: index, turns: [...first, call, result], texts };
+    const turnTexts = [...(index === 0 ? [{ seq: 1, text: task }] : []), { seq: callSeq(index), text: `${thought}\n${argsJson}` }, { seq: resultSeq(index), text: output }];
+    return { rowIndex: index, turns: [...first, call, result], turnTexts };
   });
 }

@@ -73,8 +73,9 @@ function add(totals: NoteTotals, score: CompactionScore): void {
   totals.recentTurns += score.recentTurns;
 }
 
-// Session ids of one run: the window and a digest of the trajectory id (ids are long paths).
-const sessionOf = (window: number, trajectory: Trajectory): string => `note-eval|${String(window)}|${createHash("sha256").update(trajectory.id).digest("hex").slice(0, 24)}`;
+// Session ids of one run: the window and a digest of the trajectory (its agent system and id: ids are long paths, and two systems may share one).
+const sessionOf = (window: number, trajectory: Trajectory): string =>
+  `note-eval|${String(window)}|${createHash("sha256").update(`${trajectory.agentSystem}\n${trajectory.id}`).digest("hex").slice(0, 24)}`;
 
 /**
  * Replays every trajectory as turns at each window (see `replayTrajectoryAsTurns`)
