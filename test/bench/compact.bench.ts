@@ -5,13 +5,13 @@ import { CompactPath, ConversationService, HistoryFormat, RulesService } from "@
 import { startVendorServer } from "@loupe/testing";
 import { agentSession } from "../support/agent-session.js";
 import { startEmbeddedLoupe } from "../support/embedded-loupe.js";
+import { eventually } from "../support/eventually.js";
+import { median, quantile, since } from "./support/stats.js";
 
 const MODEL_DELAY_MS = Number(process.env["LOUPE_BENCH_MODEL_DELAY_MS"] ?? 1500);
 const CALLS = 9;
 const ROUNDS = 30;
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
 
 const vendor = await startVendorServer({ delayMs: MODEL_DELAY_MS });
 const loupe = await startEmbeddedLoupe({ LOUPE_BENCH_KEY: "sk-bench" });
@@ -25,17 +25,19 @@ try {
 
   // PREPARED: one session whose note the worker keeps (window 16,000 tokens: updates every 3,200 uncovered tokens).
   await conversation.appendTurns({ sessionId: "prepared", source: "bench", systemPrompt: "You are a coding agent.", turns, contextWindowTokens: limit.contextLimitTokens });
-  for (let waited = 0; ; waited += 200) {
-    const { note, lagTurns } = await conversation.getNote({ sessionId: "prepared" });
-    if (note !== undefined && note.lagTokens < 3200 && lagTurns < turns.length) break;
-    if (waited > 120_000) throw new Error("the note never caught up");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await eventually(
+    async () => {
+      const { note, lagTurns } = await conversation.getNote({ sessionId: "prepared" });
+      return note !== undefined && note.lagTokens < 3200 && lagTurns < turns.length ? true : undefined;
+    },
+    120_000,
+    200,
+  );
   const prepared: number[] = [];
   for (let call = 0; call < CALLS; call++) {
     const started = performance.now();
     const answer = await conversation.compact({ sessionId: "prepared", format: HistoryFormat.ANTHROPIC, ...limit });
-    prepared.push(performance.now() - started);
+    prepared.push(since(started));
     if (answer.path !== CompactPath.PREPARED) throw new Error(`expected PREPARED: ${answer.reason}`);
   }
 
@@ -46,7 +48,7 @@ try {
     await conversation.appendTurns({ sessionId, source: "bench", systemPrompt: "You are a coding agent.", turns, contextWindowTokens: 5_000_000 });
     const started = performance.now();
     const answer = await conversation.compact({ sessionId, format: HistoryFormat.ANTHROPIC, ...limit });
-    fallback.push(performance.now() - started);
+    fallback.push(since(started));
     if (answer.path !== CompactPath.FALLBACK) throw new Error(`expected FALLBACK: ${answer.reason}`);
   }
 
