@@ -1,8 +1,8 @@
 import type { Carried } from "./note-score.js";
+import { escapeHtml } from "./report-html.js";
 import { percent } from "./report-table.js";
 import type { NoteReport, NoteTotals } from "./run-note-eval.js";
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
 const PLACES: ReadonlyArray<readonly [Carried, string, string]> = [
   ["note", "in the note", "#2ca02c"],
   ["kept", "in the kept turns", "#98df8a"],

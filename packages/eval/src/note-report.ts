@@ -1,8 +1,6 @@
 import type { Carried } from "./note-score.js";
-import { percent } from "./report-table.js";
+import { number, percent, textTable } from "./report-table.js";
 import type { NoteReport, NoteTotals } from "./run-note-eval.js";
-
-const number = (value: number): string => Math.round(value).toLocaleString("en-US");
 
 const HEADER = ["window / system", "compacted", "compactions", "prepared", "note tokens", "covered/note", "cited/note", "items", "in note", "kept turns", "via address", "reads/item", "handed over", "via search", "lost", "recent turns only"];
 
@@ -15,12 +13,6 @@ function kindRows(report: NoteReport): string[][] {
       const items = Object.values(found).reduce((total, count) => total + count, 0);
       return [`${number(report.windowTokens)} ${kind}`, number(items), percent(found.note, items), percent(found.note + found.kept, items), percent(found.note + found.kept + found.address, items), percent(found.search, items), percent(found.lost, items)];
     });
-}
-
-function table(title: string, header: readonly string[], body: readonly string[][]): string[] {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((cells) => (cells[column] ?? "").length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
-  return [title, line(header), ...body.map(line), ""];
 }
 
 function row(label: string, totals: NoteTotals): string[] {
@@ -65,7 +57,7 @@ export function formatNoteTable(reports: readonly NoteReport[]): string {
       .map((system) => row(`${number(report.windowTokens)} ${system}`, report.bySystem[system] as NoteTotals)),
   ]);
   return [
-    ...table("note quality (items used after a compaction that occurred only before it)", HEADER, body),
-    ...table("by kind of item (pooled)", KIND_HEADER, reports.flatMap(kindRows)),
+    ...textTable("note quality (items used after a compaction that occurred only before it)", HEADER, body),
+    ...textTable("by kind of item (pooled)", KIND_HEADER, reports.flatMap(kindRows)),
   ].join("\n");
 }

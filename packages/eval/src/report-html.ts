@@ -2,7 +2,8 @@ import type { EvalReport } from "./run-eval.js";
 import { percent } from "./report-table.js";
 import type { Totals } from "./score-trajectory.js";
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
+/** Text made safe for HTML element content and attribute values. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
 const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 const WIDTH = 520;
 const HEIGHT = 340;

@@ -6,7 +6,15 @@ export function percent(part: number, whole: number): string {
   return whole === 0 ? "-" : `${(Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
 }
 
-const number = (value: number): string => Math.round(value).toLocaleString("en-US");
+/** A whole number with thousands separators. */
+export const number = (value: number): string => Math.round(value).toLocaleString("en-US");
+
+/** A plain-text table: the title, the header and the rows, columns padded (the first to the left, the rest to the right), then a blank line. */
+export function textTable(title: string, header: readonly string[], body: readonly (readonly string[])[]): string[] {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((cells) => (cells[column] ?? "").length)));
+  const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
+  return [title, line(header), ...body.map(line), ""];
+}
 
 function section(title: string, rows: ReadonlyArray<{ policy: string; totals: Totals }>, baseline: Totals | undefined): string[] {
   const header = ["policy", "tokens carried", "vs none", "first-view tokens", "cut", "saved", "evidence", "in view", "cut items", "in view (cut)", "reachable", "recoveries"];
@@ -24,11 +32,9 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
     percent(totals.reachable, totals.evidence),
     number(totals.recoveries),
   ]);
-  const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((row) => (row[column] ?? "").length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
   const first = rows[0]?.totals;
   const facts = first === undefined ? "" : ` (${number(first.trajectories)} trajectories, ${number(first.steps)} calls)`;
-  return [`${title}${facts}`, line(header), ...body.map(line), ""];
+  return textTable(`${title}${facts}`, header, body);
 }
 
 /**
