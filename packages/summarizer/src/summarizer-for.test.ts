@@ -24,4 +24,15 @@ describe("createSummarizerFor", () => {
       (error) => isAppError(error) && error.code === "failed_precondition" && error.message.includes("env:ABSENT_KEY"),
     );
   });
+
+  it("finds a key set after a first attempt failed (a failed set-up is not kept)", () => {
+    const env: NodeJS.ProcessEnv = {};
+    const choose = createSummarizerFor(none, env);
+    const settings = { driver: "anthropic", model: "m", baseUrl: "", keyRef: "env:LATE_KEY" };
+    const before = choose(settings);
+    env["LATE_KEY"] = "sk-late";
+    const after = choose(settings);
+    assert.notEqual(after, before, "built again once the key is there");
+    assert.equal(choose(settings), after, "and kept from then on");
+  });
 });

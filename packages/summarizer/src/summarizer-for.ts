@@ -46,30 +46,31 @@ export function createSummarizerFor(
     };
     if (merged.driver === "extractive") return extractive;
     const id = JSON.stringify(merged);
-    let summarizer = cache.get(id);
-    if (summarizer === undefined) {
-      summarizer = build(merged, env);
-      cache.set(id, summarizer);
-    }
+    const cached = cache.get(id);
+    if (cached !== undefined) return cached;
+    const { summarizer, built } = build(merged, env);
+    // One that could not be set up (a key not there yet) is built again next time, so a key set later is found.
+    if (built) cache.set(id, summarizer);
     return summarizer;
   };
 }
 
-function build(settings: SummarizerSettings, env: NodeJS.ProcessEnv): Summarizer {
+function build(settings: SummarizerSettings, env: NodeJS.ProcessEnv): { summarizer: Summarizer; built: boolean } {
   try {
     const options = {
       apiKey: resolveApiKey(settings.keyRef, env),
       model: settings.model || (DEFAULT_MODELS[settings.driver] ?? ""),
       ...(settings.baseUrl === "" ? {} : { baseURL: settings.baseUrl }),
     };
-    if (settings.driver === "anthropic") return createAnthropicSummarizer(options);
-    if (settings.driver === "openai") return createOpenAISummarizer(options);
+    if (settings.driver === "anthropic") return { summarizer: createAnthropicSummarizer(options), built: true };
+    if (settings.driver === "openai") return { summarizer: createOpenAISummarizer(options), built: true };
     throw new AppError("invalid_argument", `unknown summarizer driver [driver=${settings.driver.slice(0, 40)}]`);
   } catch (error) {
     const failure = isAppError(error) ? error : new AppError("failed_precondition", "summarizer could not be set up");
-    return {
+    const summarizer: Summarizer = {
       name: settings.driver,
       summarize: () => Promise.reject(new AppError(failure.code === "invalid_argument" ? "invalid_argument" : "failed_precondition", failure.message)),
     };
+    return { summarizer, built: false };
   }
 }
