@@ -7,12 +7,20 @@ import type { Listing } from "./parse-listing.js";
 
 /** Most directories the header names. */
 export const MAX_NAMED_DIRECTORIES = 20;
+// Longest directory label in a notice (code points), and the code points kept from each end of a longer one.
+const MAX_LABEL_CHARS = 160;
+const LABEL_END_CHARS = 60;
 
 const entries = (count: number): string => `${formatNumber(count)} ${count === 1 ? "entry" : "entries"}`;
 
-/** A directory as notices name it: its path as printed, ending in "/". */
+/** A directory as notices name it: its path as printed, ending in "/" (a path over 160 code points by its two ends). */
 export function directoryLabel(path: string): string {
-  return path.endsWith("/") ? path : `${path}/`;
+  const label = path.endsWith("/") ? path : `${path}/`;
+  if (label.length <= MAX_LABEL_CHARS) return label;
+  // A "directory" this long is a line the parser could not read as a path: notices name it by its ends.
+  const points = Array.from(label);
+  if (points.length <= MAX_LABEL_CHARS) return label;
+  return `${points.slice(0, LABEL_END_CHARS).join("")}…${points.slice(-LABEL_END_CHARS).join("")}`;
 }
 
 /** Per directory id: the entries anywhere below it in the listing. */

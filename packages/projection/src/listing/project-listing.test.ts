@@ -56,6 +56,16 @@ describe("projectListing()", () => {
       { numRuns: 150 },
     );
   });
+
+  it("names a line too long to be a directory by its ends, so its notice stays within the budget", () => {
+    const text = "z".repeat(2500) + "\n│   └── b.ts";
+    for (const saved of [true, false]) {
+      const options = context(150, saved ? RESULT_ID : "");
+      const view = projectListing(input(text, "find ."), options);
+      checkLineView(text, view, options);
+      assert.match(view.text, /z{60}…z{59}\//);
+    }
+  });
 });
 
 describe("projectListing() on real listings of a known tree", () => {
