@@ -7,7 +7,10 @@ const PURE_FORBIDDEN_IMPORTS = [
   { group: ["@grpc/*", "@aws-sdk/*", "@nats-io/*", "ioredis", "@opentelemetry/*"], message: "the pure core is pure: no transport, storage or telemetry" },
 ];
 const PROJECTION_IMPORTS = { group: ["@loupe/*", "!@loupe/errors", "!@loupe/proto"], message: "@loupe/projection depends only on errors and (types of) proto" };
-const CONVERSATION_IMPORTS = { group: ["@loupe/*", "!@loupe/errors", "!@loupe/projection"], message: "@loupe/conversation depends only on errors and projection" };
+const CONVERSATION_IMPORTS = {
+  group: ["@loupe/*", "!@loupe/errors", "!@loupe/projection"],
+  message: "@loupe/conversation depends only on errors and projection",
+};
 
 export default tseslint.config(
   {
@@ -77,7 +80,11 @@ export default tseslint.config(
       "@typescript-eslint/require-await": "off",
       "@typescript-eslint/no-floating-promises": [
         "error",
-        { allowForKnownSafeCalls: [{ from: "package", package: "node:test", name: ["describe", "it", "test", "suite", "before", "after", "beforeEach", "afterEach"] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: "package", package: "node:test", name: ["describe", "it", "test", "suite", "before", "after", "beforeEach", "afterEach"] },
+          ],
+        },
       ],
     },
   },

@@ -1,13 +1,35 @@
 #!/usr/bin/env bash
-# Installs the offline validators the deploy test uses, from Debian's packages,
-# when missing: docker-compose (validates docker-compose.yml without a daemon).
-# kubectl is used when the machine has it.
+# Installs, from Debian's packages when missing, the tools some tests run for real:
+#   docker-compose      validates docker-compose.yml without a daemon
+#   kubectl             renders deploy/k8s offline (`kubectl kustomize`; Debian: kubernetes-client)
+#   pytest              real test-runner output for the command projector (Debian: python3-pytest)
+#   chromium            the console's browser test (test/browser, driven by playwright-core; no browser download)
+# A tool that cannot be installed makes its test skip with the reason (the log says why).
 set -euo pipefail
-if ! command -v docker-compose >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-  echo "install-tools: installing docker-compose"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker-compose >/tmp/loupe-install-tools.log 2>&1; then
-    apt-get update >>/tmp/loupe-install-tools.log 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker-compose >>/tmp/loupe-install-tools.log 2>&1 \
-      || echo "install-tools: docker-compose could not be installed; the compose validation will be skipped (see /tmp/loupe-install-tools.log)" >&2
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=servers/test-state.sh
+source "$HERE/servers/test-state.sh"
+LOG="$LOUPE_TEST_STATE_DIR/install-tools.log"
+APT_UPDATED=0
+
+apt_install() { # <package> <what it gives>
+  command -v apt-get >/dev/null 2>&1 || return 0
+  echo "install-tools: installing $1 ($2)"
+  if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >>"$LOG" 2>&1; then return 0; fi
+  if ((APT_UPDATED == 0)); then
+    apt-get update >>"$LOG" 2>&1 || true
+    APT_UPDATED=1
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >>"$LOG" 2>&1; then return 0; fi
   fi
-fi
+  echo "install-tools: $1 could not be installed; the tests that need $2 will skip (see $LOG)" >&2
+}
+
+has_pytest() {
+  python3 -m pytest --version >/dev/null 2>&1 || { [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -m pytest --version >/dev/null 2>&1; }
+}
+
+command -v docker-compose >/dev/null 2>&1 || apt_install docker-compose "docker-compose"
+command -v kubectl >/dev/null 2>&1 || apt_install kubernetes-client "kubectl"
+has_pytest || apt_install python3-pytest "pytest"
+command -v openssl >/dev/null 2>&1 || apt_install openssl "openssl (the TLS test makes its certificate with it)"
+[[ -x /usr/bin/chromium ]] || apt_install chromium "chromium (the console's browser test)"

@@ -5,17 +5,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -f "${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}/s3.env" ]; then
+# shellcheck source=servers/test-state.sh
+source scripts/servers/test-state.sh
+if [ -f "$LOUPE_TEST_RGW_DIR/s3.env" ]; then
   set -a
   # shellcheck disable=SC1091
-  . "${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}/s3.env"
+  . "$LOUPE_TEST_RGW_DIR/s3.env"
   set +a
 fi
 
-mapfile -t files < <(find packages services test -name '*.test.ts' -not -path '*/node_modules/*' -not -path '*/dist/*' | sort)
+mapfile -t files < <(find packages services test -name '*.test.ts' -not -name '*.probe.test.ts' -not -path '*/node_modules/*' -not -path '*/dist/*' | sort)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "no test files found" >&2
   exit 1
 fi
 # One file at a time: end-to-end tests stop and start shared servers (the fail-open test kills radosgw).
-exec node --conditions=source --import tsx --test --test-concurrency=1 --test-timeout=300000 "${files[@]}"
+exec node --conditions=source --import tsx --test --test-force-exit --test-concurrency=1 --test-timeout=300000 "${files[@]}"

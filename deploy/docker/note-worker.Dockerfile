@@ -19,14 +19,17 @@ WORKDIR /app
 # ---- the workspace manifests alone, so dependency layers stay cached until one changes
 FROM pnpm AS manifests
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY packages/archive-client/package.json packages/archive-client/
 COPY packages/archive-store/package.json packages/archive-store/
 COPY packages/client/package.json packages/client/
 COPY packages/config/package.json packages/config/
 COPY packages/conversation/package.json packages/conversation/
+COPY packages/durable-file/package.json packages/durable-file/
 COPY packages/errors/package.json packages/errors/
 COPY packages/events/package.json packages/events/
 COPY packages/eval/package.json packages/eval/
 COPY packages/grpc/package.json packages/grpc/
+COPY packages/ledger/package.json packages/ledger/
 COPY packages/projection/package.json packages/projection/
 COPY packages/proto/package.json packages/proto/
 COPY packages/rules/package.json packages/rules/
@@ -43,8 +46,8 @@ COPY services/note-worker/package.json services/note-worker/
 COPY test/package.json test/
 
 # ---- compile every package and service (tsc -b), then keep what runs:
-# package.json and the emitted JavaScript (plus root-level files such as
-# packages/telemetry/register.mjs); no sources, tests, source maps or .d.ts
+# package.json and the emitted JavaScript (plus files beside them such as
+# services/gateway/console, the console's page); no sources, tests, source maps or .d.ts
 FROM manifests AS build
 RUN pnpm install --frozen-lockfile
 COPY . .

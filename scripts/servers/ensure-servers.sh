@@ -5,25 +5,62 @@
 #
 #   NATS + JetStream  127.0.0.1:4222
 #   Redis             127.0.0.1:6379
-#   Ceph RGW (S3)     127.0.0.1:${LOUPE_TEST_RGW_PORT:-7480}  (see start-rgw.sh)
+#   Ceph RGW (S3)     this checkout's own cluster (see start-rgw.sh): 127.0.0.1:7480, or the next
+#                     free port from 7481 when another checkout's cluster holds 7480
 #
 #   scripts/servers/ensure-servers.sh          # all three
 #   scripts/servers/ensure-servers.sh rgw      # only some: nats redis rgw
 #
 # Environment: LOUPE_TEST_SERVERS_TIMEOUT (seconds to wait per server, default 120),
 # plus everything start-rgw.sh honours (LOUPE_TEST_RGW_PORT, LOUPE_TEST_RGW_DIR, ...).
+# State and logs live in this checkout's folder (test-state.sh), never in one shared by clones.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=test-state.sh
+source "$HERE/test-state.sh"
 TIMEOUT="${LOUPE_TEST_SERVERS_TIMEOUT:-120}"
-RGW_PORT="${LOUPE_TEST_RGW_PORT:-7480}"
-RGW_DIR="${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}"
-export LOUPE_TEST_RGW_PORT="$RGW_PORT" LOUPE_TEST_RGW_DIR="$RGW_DIR"
+RGW_DIR="$LOUPE_TEST_RGW_DIR"
 export LOUPE_TEST_RGW_TIMEOUT="${LOUPE_TEST_RGW_TIMEOUT:-$TIMEOUT}"
-LOGDIR="${LOUPE_TEST_SERVERS_LOG_DIR:-/tmp/loupe-servers}"
+LOGDIR="${LOUPE_TEST_SERVERS_LOG_DIR:-$LOUPE_TEST_STATE_DIR/log}"
 mkdir -p "$LOGDIR"
 
 port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+
+# The S3 port of this checkout's cluster: the one set, else the one its ceph.conf serves, else
+# 7480 when free, else the first free port after it (another checkout's cluster holds 7480).
+rgw_port() {
+  if [[ -n "${LOUPE_TEST_RGW_PORT:-}" ]]; then echo "$LOUPE_TEST_RGW_PORT"; return; fi
+  local port
+  port="$(grep -Eo 'endpoint=127\.0\.0\.1:[0-9]+' "$RGW_DIR/ceph.conf" 2>/dev/null | cut -d: -f2 || true)"
+  if [[ -n "$port" ]]; then echo "$port"; return; fi
+  for port in $(seq 7480 7679); do
+    if ! port_open "$port"; then echo "$port"; return; fi
+  done
+  fail "no free port for Ceph RGW in 7480-7679"
+}
+
+# Clusters whose checkout is gone (a deleted clone) would hold memory and a port for ever: stop them.
+# The folder of versions that kept one cluster for every checkout is one of them.
+reap_orphans() {
+  local dir checkout why
+  for dir in "${TMPDIR:-/tmp}"/loupe-test-* "${TMPDIR:-/tmp}/loupe-rgw"; do
+    [[ -d "$dir" ]] || continue
+    if [[ -f "$dir/checkout" ]]; then
+      checkout="$(cat "$dir/checkout")"
+      [[ -d "$checkout" ]] && continue
+      LOUPE_TEST_RGW_DIR="$dir/rgw" "$HERE/stop-rgw.sh" --purge >>"$LOGDIR/reap.log" 2>&1 || true
+      why="their checkout $checkout is gone"
+    elif [[ -f "$dir/ceph.conf" ]]; then
+      LOUPE_TEST_RGW_DIR="$dir" "$HERE/stop-rgw.sh" --purge >>"$LOGDIR/reap.log" 2>&1 || true
+      why="a folder shared by every checkout, from an earlier version"
+    else
+      continue
+    fi
+    rm -rf "$dir"
+    echo "rgw:   stopped and removed the test servers in $dir ($why)"
+  done
+}
 
 fail() { # <message> <log file>...
   local msg="$1"; shift
@@ -83,6 +120,9 @@ ensure_redis() {
 }
 
 ensure_rgw() {
+  reap_orphans
+  RGW_PORT="$(rgw_port)"
+  export LOUPE_TEST_RGW_PORT="$RGW_PORT"
   # a cluster of start-rgw.sh's own: let it check mon/osd/radosgw (fast when healthy, rebuilds
   # when the osd or mon died); any other server on the port is left alone
   if port_open "$RGW_PORT" && [[ ! -f "$RGW_DIR/ceph.conf" ]]; then

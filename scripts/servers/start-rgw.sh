@@ -15,7 +15,7 @@
 # 127.0.0.1:$PORT served by a process that is not this dir's radosgw -> error.
 #
 # Environment:
-#   LOUPE_TEST_RGW_DIR           scratch dir (default /tmp/loupe-rgw)
+#   LOUPE_TEST_RGW_DIR           scratch dir (default: this checkout's, see test-state.sh)
 #   LOUPE_TEST_RGW_PORT          S3 port (default 7480)
 #   LOUPE_TEST_RGW_MON_PORT      preferred mon port (default 6789; next free one is used if taken)
 #   LOUPE_TEST_RGW_STORE_BYTES   memstore size in bytes (default 6 GiB, RAM, lost on OSD restart;
@@ -36,9 +36,13 @@
 # start-up device-class command; ceph CLI calls are retried.
 set -euo pipefail
 
-DIR="${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=test-state.sh
+source "$HERE/test-state.sh"
+DIR="$LOUPE_TEST_RGW_DIR"
 DIR="${DIR%/}"
-PORT="${LOUPE_TEST_RGW_PORT:-7480}"
+PORT="${LOUPE_TEST_RGW_PORT:-$(grep -Eo 'endpoint=127\.0\.0\.1:[0-9]+' "$DIR/ceph.conf" 2>/dev/null | cut -d: -f2 || true)}"
+PORT="${PORT:-7480}"
 MON_PORT_WANTED="${LOUPE_TEST_RGW_MON_PORT:-6789}"
 STORE_BYTES="${LOUPE_TEST_RGW_STORE_BYTES:-6442450944}"
 LC_INTERVAL="${LOUPE_TEST_RGW_LC_INTERVAL:-10}"
@@ -49,7 +53,6 @@ S3_UID=loupe
 RGW_NAME=client.rgw.loupe
 FAST_RGW_TIMEOUT=30 # fast path: radosgw not answering by then -> rebuild instead
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=rgw-procs.sh
 source "$HERE/rgw-procs.sh"
 

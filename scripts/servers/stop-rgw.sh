@@ -7,14 +7,19 @@
 #   scripts/servers/stop-rgw.sh --all      # also stop osd + mon (data is lost: memstore)
 #   scripts/servers/stop-rgw.sh --purge    # --all, then delete $LOUPE_TEST_RGW_DIR
 #
-# Environment: LOUPE_TEST_RGW_DIR (default /tmp/loupe-rgw), LOUPE_TEST_RGW_PORT (default 7480).
+# Environment: LOUPE_TEST_RGW_DIR (default: this checkout's, see test-state.sh), LOUPE_TEST_RGW_PORT
+# (default: the port in its ceph.conf, else 7480).
 # The radosgw pid is in $LOUPE_TEST_RGW_DIR/run/radosgw.pid. Returns once the processes are
 # really gone (zombies count as gone).
 set -euo pipefail
 
-DIR="${LOUPE_TEST_RGW_DIR:-/tmp/loupe-rgw}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=test-state.sh
+source "$HERE/test-state.sh"
+DIR="$LOUPE_TEST_RGW_DIR"
 DIR="${DIR%/}"
-PORT="${LOUPE_TEST_RGW_PORT:-7480}"
+PORT="${LOUPE_TEST_RGW_PORT:-$(grep -Eo 'endpoint=127\.0\.0\.1:[0-9]+' "$DIR/ceph.conf" 2>/dev/null | cut -d: -f2 || true)}"
+PORT="${PORT:-7480}"
 MODE=rgw SIG=TERM
 for a in "$@"; do
   case "$a" in
@@ -26,7 +31,6 @@ for a in "$@"; do
   esac
 done
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=rgw-procs.sh
 source "$HERE/rgw-procs.sh"
 

@@ -12,19 +12,27 @@ const MODEL_DELAY_MS = Number(process.env["LOUPE_BENCH_MODEL_DELAY_MS"] ?? 1500)
 const CALLS = 9;
 const ROUNDS = 30;
 
-
 const vendor = await startVendorServer({ delayMs: MODEL_DELAY_MS });
 const loupe = await startEmbeddedLoupe({ LOUPE_BENCH_KEY: "sk-bench" });
 const address = `127.0.0.1:${String(loupe.grpcPort)}`;
 const conversation = createGrpcClient(ConversationService, address, { maxResultBytes: 64 * 1024 * 1024 });
 const rules = createGrpcClient(RulesService, address, { maxResultBytes: 1024 * 1024 });
 try {
-  await rules.setSourceLimit({ source: "bench", limit: { summarizer: { driver: "anthropic", model: "claude-bench", baseUrl: vendor.url, keyRef: "env:LOUPE_BENCH_KEY" } } });
+  await rules.setSourceLimit({
+    source: "bench",
+    limit: { summarizer: { driver: "anthropic", model: "claude-bench", baseUrl: vendor.url, keyRef: "env:LOUPE_BENCH_KEY" } },
+  });
   const turns = agentSession(ROUNDS);
   const limit = { contextLimitTokens: 16_000, reserveTokens: 2000 };
 
   // PREPARED: one session whose note the worker keeps (window 16,000 tokens: updates every 3,200 uncovered tokens).
-  await conversation.appendTurns({ sessionId: "prepared", source: "bench", systemPrompt: "You are a coding agent.", turns, contextWindowTokens: limit.contextLimitTokens });
+  await conversation.appendTurns({
+    sessionId: "prepared",
+    source: "bench",
+    systemPrompt: "You are a coding agent.",
+    turns,
+    contextWindowTokens: limit.contextLimitTokens,
+  });
   await eventually(
     async () => {
       const { note, lagTurns } = await conversation.getNote({ sessionId: "prepared" });
@@ -52,7 +60,9 @@ try {
     if (answer.path !== CompactPath.FALLBACK) throw new Error(`expected FALLBACK: ${answer.reason}`);
   }
 
-  console.log(`Compact of a ${String(turns.length)}-turn session into ${String(limit.contextLimitTokens)} tokens; vendor model delay ${String(MODEL_DELAY_MS)} ms; ${String(CALLS)} calls each`);
+  console.log(
+    `Compact of a ${String(turns.length)}-turn session into ${String(limit.contextLimitTokens)} tokens; vendor model delay ${String(MODEL_DELAY_MS)} ms; ${String(CALLS)} calls each`,
+  );
   console.log("path        p50 ms    p90 ms");
   console.log(`PREPARED ${median(prepared).toFixed(1).padStart(9)} ${quantile(prepared, 0.9).toFixed(1).padStart(9)}`);
   console.log(`FALLBACK ${median(fallback).toFixed(1).padStart(9)} ${quantile(fallback, 0.9).toFixed(1).padStart(9)}`);

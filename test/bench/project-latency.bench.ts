@@ -42,7 +42,9 @@ try {
   };
 
   console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
-  console.log(`(1) Project latency, ${String(CALLS)} sequential calls per size after ${String(WARMUP)} warm-up calls (outputs: ${outputs.map((output) => output.name).join(", ")})`);
+  console.log(
+    `(1) Project latency, ${String(CALLS)} sequential calls per size after ${String(WARMUP)} warm-up calls (outputs: ${outputs.map((output) => output.name).join(", ")})`,
+  );
   console.log("size     target         p50 ms    p99 ms   p50/echo   p99/echo   archived");
   let call = 0;
   for (const { label, bytes } of SIZES) {
@@ -67,7 +69,9 @@ try {
       const p50 = quantile(samples[target], 0.5);
       const p99 = quantile(samples[target], 0.99);
       const saved = target === "echo" ? "-" : `${String(archived[target])}/${String(CALLS)}`;
-      console.log(`${label.padEnd(8)} ${target.padEnd(12)} ${cell(p50, 8, 2)} ${cell(p99, 9, 2)} ${cell(p50 / echoP50, 9)}× ${cell(p99 / echoP99, 9)}× ${saved.padStart(10)}`);
+      console.log(
+        `${label.padEnd(8)} ${target.padEnd(12)} ${cell(p50, 8, 2)} ${cell(p99, 9, 2)} ${cell(p50 / echoP50, 9)}× ${cell(p99 / echoP99, 9)}× ${saved.padStart(10)}`,
+      );
     }
   }
 } finally {

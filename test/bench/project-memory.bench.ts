@@ -57,7 +57,11 @@ for (let round = 0; round < ROUNDS; round++) {
     const loupe = embedded;
     const pid = loupe.process.child.pid;
     if (pid === undefined) throw new Error("loupe serve has no pid");
-    samples.embedded.push(await measure(pid, (text, toolName) => loupe.client.project({ sessionId: "bench-memory", result: { toolName, parts: [{ content: { case: "text", value: text } }] } })));
+    samples.embedded.push(
+      await measure(pid, (text, toolName) =>
+        loupe.client.project({ sessionId: "bench-memory", result: { toolName, parts: [{ content: { case: "text", value: text } }] } }),
+      ),
+    );
   } finally {
     echoClient?.close();
     await echo?.stop();
@@ -66,11 +70,17 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
-console.log(`(4) memory: ${String(CONCURRENT)} concurrent ${String(RESULT_BYTES / 1024 / 1024)} MB results, fresh processes, median of ${String(ROUNDS)} rounds`);
+console.log(
+  `(4) memory: ${String(CONCURRENT)} concurrent ${String(RESULT_BYTES / 1024 / 1024)} MB results, fresh processes, median of ${String(ROUNDS)} rounds`,
+);
 console.log("process          idle RSS MB   peak (VmHWM) MB   peak - idle MB   RSS after MB   burst ms");
 for (const name of ["echo", "embedded"] as const) {
   const pick = (field: keyof Sample) => median(samples[name].map((sample) => sample[field]));
-  console.log(`${(name === "echo" ? "echo" : "loupe serve").padEnd(15)} ${cell(pick("idleMb"), 12, 0)} ${cell(pick("peakMb"), 17, 0)} ${cell(median(samples[name].map((sample) => sample.peakMb - sample.idleMb)), 16, 0)} ${cell(pick("afterMb"), 14, 0)} ${cell(pick("burstMs"), 10, 0)}`);
+  console.log(
+    `${(name === "echo" ? "echo" : "loupe serve").padEnd(15)} ${cell(pick("idleMb"), 12, 0)} ${cell(pick("peakMb"), 17, 0)} ${cell(median(samples[name].map((sample) => sample.peakMb - sample.idleMb)), 16, 0)} ${cell(pick("afterMb"), 14, 0)} ${cell(pick("burstMs"), 10, 0)}`,
+  );
 }
 const ratio = (field: keyof Sample) => median(samples.embedded.map((sample) => sample[field])) / median(samples.echo.map((sample) => sample[field]));
-console.log(`loupe serve / echo: idle ${ratio("idleMb").toFixed(1)}×, peak ${ratio("peakMb").toFixed(1)}×, peak above idle ${(median(samples.embedded.map((sample) => sample.peakMb - sample.idleMb)) / median(samples.echo.map((sample) => sample.peakMb - sample.idleMb))).toFixed(1)}×`);
+console.log(
+  `loupe serve / echo: idle ${ratio("idleMb").toFixed(1)}×, peak ${ratio("peakMb").toFixed(1)}×, peak above idle ${(median(samples.embedded.map((sample) => sample.peakMb - sample.idleMb)) / median(samples.echo.map((sample) => sample.peakMb - sample.idleMb))).toFixed(1)}×`,
+);

@@ -1,10 +1,15 @@
 // Project throughput under load: 256 concurrent callers sending 10 KB results (real program output,
-// unique per call) to embedded Loupe, side by side with a bare grpc-js echo of the same bytes at the
-// same load. Rounds alternate between the two; prints the median calls/s and MB/s, the ratio, and how
-// many Loupe answers were saved (archived=true; under overload the save can miss its time budget, and
-// the answer goes fail-open).
+// unique per call) to embedded Loupe and to distributed Loupe (a gateway and an archive process on
+// Ceph RGW, with Redis and NATS), side by side with a bare grpc-js echo of the same bytes at the
+// same load. Rounds alternate between the two; prints the median calls/s and MB/s, the ratio, how
+// many Loupe answers were saved (archived=true; a save that misses its time budget goes fail-open)
+// and how many calls admission control shed (UNAVAILABLE, overloaded; the caller retries after the
+// pushback). LOUPE_BENCH_ROUND_MS sets the round length (default 8 s; 60 s: 60000), LOUPE_BENCH_ROUNDS
+// their number (default 3), LOUPE_BENCH_TARGETS which Loupes run (default embedded,distributed).
 import { cpus } from "node:os";
+import { isAppError } from "@loupe/errors";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { startDistributedLoupe, type DistributedLoupe } from "./support/distributed-loupe.js";
 import { createEchoClient, startEchoServer, type EchoClient, type EchoServer } from "./support/echo-server.js";
 import { cell, median, quantile, since } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
@@ -13,10 +18,16 @@ const CALLERS = 256;
 const RESULT_BYTES = 10 * 1024;
 const ROUND_MS = Number(process.env["LOUPE_BENCH_ROUND_MS"] ?? 8000);
 const WARMUP_MS = 2000;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env["LOUPE_BENCH_ROUNDS"] ?? 3);
+const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed").split(",");
 
 interface Round {
+  /** Answered calls (shed ones not counted). */
   calls: number;
+  /** Calls shed by admission control. */
+  shed: number;
+  /** Calls that failed otherwise. */
+  errors: number;
   /** Answers that said archived=true. */
   archived: number;
   bytes: number;
@@ -30,7 +41,7 @@ let next = 0;
 
 /** Runs CALLERS callers, each calling `call` back to back until `durationMs` is over. */
 async function load(call: (text: string, toolName: string) => Promise<unknown>, durationMs: number): Promise<Round> {
-  const round: Round = { calls: 0, archived: 0, bytes: 0, seconds: 0, latencies: [] };
+  const round: Round = { calls: 0, shed: 0, errors: 0, archived: 0, bytes: 0, seconds: 0, latencies: [] };
   const started = performance.now();
   const deadline = started + durationMs;
   await Promise.all(
@@ -40,7 +51,17 @@ async function load(call: (text: string, toolName: string) => Promise<unknown>, 
         const maker = makers[number % makers.length]!;
         const text = maker.text(number);
         const callStarted = performance.now();
-        const answer = await call(text, maker.toolName);
+        let answer: unknown;
+        try {
+          answer = await call(text, maker.toolName);
+        } catch (error) {
+          if (isAppError(error) && error.reason === "overloaded") {
+            round.shed++;
+            // A shed caller waits the pushback it was given, as a client should.
+            await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? 250));
+          } else round.errors++;
+          continue;
+        }
         round.latencies.push(since(callStarted));
         round.calls++;
         if ((answer as { archived?: unknown }).archived === true) round.archived++;
@@ -55,39 +76,48 @@ async function load(call: (text: string, toolName: string) => Promise<unknown>, 
 let echoServer: EchoServer | undefined;
 let echo: EchoClient | undefined;
 let embedded: EmbeddedLoupe | undefined;
+let distributed: DistributedLoupe | undefined;
+type Call = (text: string, toolName: string) => Promise<unknown>;
+const projectWith =
+  (client: Pick<EmbeddedLoupe["client"], "project">): Call =>
+  (text, toolName) =>
+    client.project({ sessionId: "bench-throughput", result: { toolName, parts: [{ content: { case: "text", value: text } }] } });
 try {
   echoServer = await startEchoServer();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
-  embedded = await startEmbeddedLoupe();
   const echoClient = echo;
-  const loupeClient = embedded.client;
-  const targets = {
-    echo: (text: string) => echoClient.echo(Buffer.from(text)),
-    embedded: (text: string, toolName: string) => loupeClient.project({ sessionId: "bench-throughput", result: { toolName, parts: [{ content: { case: "text", value: text } }] } }),
-  };
-  const rounds: Record<keyof typeof targets, Round[]> = { echo: [], embedded: [] };
+  const targets: Record<string, Call> = { echo: (text: string) => echoClient.echo(Buffer.from(text)) };
+  if (LOUPES.includes("embedded")) targets["embedded"] = projectWith((embedded = await startEmbeddedLoupe()).client);
+  if (LOUPES.includes("distributed")) targets["distributed"] = projectWith((distributed = await startDistributedLoupe()).client);
+  const rounds: Record<string, Round[]> = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (const call of Object.values(targets)) await load(call, WARMUP_MS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, call] of Object.entries(targets) as Array<[keyof typeof targets, (text: string, toolName: string) => Promise<unknown>]>) {
-      rounds[name].push(await load(call, ROUND_MS));
-    }
+    for (const [name, call] of Object.entries(targets)) rounds[name]?.push(await load(call, ROUND_MS));
   }
 
   console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
-  console.log(`(2) throughput: ${String(CALLERS)} concurrent callers, ${String(RESULT_BYTES / 1024)} KB results, median of ${String(ROUNDS)} rounds of ${String(ROUND_MS / 1000)} s`);
-  console.log("target       calls/s      MB/s   p50 ms   p99 ms   calls/s vs echo   archived");
+  console.log(
+    `(2) throughput: ${String(CALLERS)} concurrent callers, ${String(RESULT_BYTES / 1024)} KB results, median of ${String(ROUNDS)} rounds of ${String(ROUND_MS / 1000)} s`,
+  );
+  console.log("target         calls/s      MB/s   p50 ms   p99 ms   calls/s vs echo   archived   shed   errors");
   const rate = (round: Round) => round.calls / round.seconds;
-  const echoRate = median(rounds.echo.map(rate));
-  for (const name of Object.keys(targets) as Array<keyof typeof targets>) {
-    const callsPerSecond = median(rounds[name].map(rate));
-    const megabytesPerSecond = median(rounds[name].map((round) => round.bytes / 1e6 / round.seconds));
-    const latencies = rounds[name].flatMap((round) => round.latencies);
-    const calls = rounds[name].reduce((sum, round) => sum + round.calls, 0);
-    const archived = name === "echo" ? "-" : `${(100 * rounds[name].reduce((sum, round) => sum + round.archived, 0) / calls).toFixed(0)}%`;
-    console.log(`${name.padEnd(10)} ${cell(callsPerSecond, 9, 0)} ${cell(megabytesPerSecond, 9, 2)} ${cell(quantile(latencies, 0.5), 8)} ${cell(quantile(latencies, 0.99), 8)} ${cell(callsPerSecond / echoRate, 12, 3)}× ${archived.padStart(10)}`);
+  const echoRate = median((rounds["echo"] ?? []).map(rate));
+  for (const [name, done] of Object.entries(rounds)) {
+    const callsPerSecond = median(done.map(rate));
+    const megabytesPerSecond = median(done.map((round) => round.bytes / 1e6 / round.seconds));
+    const latencies = done.flatMap((round) => round.latencies);
+    const calls = done.reduce((sum, round) => sum + round.calls, 0);
+    const archived = name === "echo" ? "-" : `${((100 * done.reduce((sum, round) => sum + round.archived, 0)) / calls).toFixed(0)}%`;
+    const shed = done.reduce((sum, round) => sum + round.shed, 0);
+    const errors = done.reduce((sum, round) => sum + round.errors, 0);
+    const shedShare = `${((100 * shed) / Math.max(1, shed + calls)).toFixed(1)}%`;
+    console.log(
+      `${name.padEnd(12)} ${cell(callsPerSecond, 9, 0)} ${cell(megabytesPerSecond, 9, 2)} ${cell(quantile(latencies, 0.5), 8)} ${cell(quantile(latencies, 0.99), 8)} ${cell(callsPerSecond / echoRate, 12, 3)}× ${archived.padStart(10)} ${shedShare.padStart(6)} ${String(errors).padStart(8)}`,
+    );
   }
 } finally {
   echo?.close();
   await echoServer?.stop();
   await embedded?.stop();
+  await distributed?.stop();
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { isAppError } from "@loupe/errors";
 import { startLoupeProcess } from "@loupe/testing";
+import { startEmbeddedLoupe } from "../support/embedded-loupe.js";
 
 describe("the loupe command", () => {
   it("stops at start-up with one message listing every bad variable", async () => {
@@ -15,5 +17,25 @@ describe("the loupe command", () => {
     const loupe = startLoupeProcess(["frobnicate"], {});
     assert.equal(await loupe.exited, 2);
     assert.match(loupe.lines.join("\n"), /unknown command "frobnicate"[\s\S]*usage: loupe/);
+  });
+});
+
+describe("the loupe command's logs", () => {
+  it("name the embedded archive's socket (no port 1), and log a caller's error at info, not error", async () => {
+    const loupe = await startEmbeddedLoupe();
+    try {
+      const archive = JSON.parse(await loupe.process.waitFor(/"archive started"/)) as Record<string, unknown>;
+      assert.equal(archive["grpcPort"], undefined);
+      assert.match(String(archive["grpcAddress"]), /^unix:.*archive\.sock$/);
+      await assert.rejects(
+        loupe.client.recover({ resultId: "r_0123456789abcdefghijABCDEFGHIJ_-", startLine: 1, endLine: 2 }),
+        (error: unknown) => isAppError(error) && error.code === "not_found",
+      );
+      const failed = JSON.parse(await loupe.process.waitFor(/"gateway call failed"/)) as Record<string, unknown>;
+      assert.equal(failed["level"], "info");
+      assert.equal(failed["code"], "not_found");
+    } finally {
+      await loupe.stop();
+    }
   });
 });

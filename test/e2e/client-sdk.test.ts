@@ -28,7 +28,10 @@ describe("@loupe/client against embedded Loupe", () => {
   const original = numberedLines(5000, "sdk");
 
   it("projects a long text, and recoverAll of each omission's continuation_json gives back exactly the omitted lines", async () => {
-    const response = await client.project({ sessionId: "sdk-1", result: { toolUseId: "toolu_1", toolName: "bash", parts: [{ content: { case: "text", value: original } }] } });
+    const response = await client.project({
+      sessionId: "sdk-1",
+      result: { toolUseId: "toolu_1", toolName: "bash", parts: [{ content: { case: "text", value: original } }] },
+    });
     assert.ok(response.resultId !== "" && response.archived);
     assert.ok(response.omissions.length > 0, "a 5,000-line text is cut");
     for (const omission of response.omissions) {
@@ -43,7 +46,10 @@ describe("@loupe/client against embedded Loupe", () => {
 
   it("fails a large project with deadline_exceeded when the deadline is tiny", async () => {
     const large = numberedLines(120_000, "slow");
-    await assert.rejects(client.project({ sessionId: "sdk-2", result: { toolName: "bash", parts: [{ content: { case: "text", value: large } }] } }, { timeoutMs: 1 }), isCode("deadline_exceeded"));
+    await assert.rejects(
+      client.project({ sessionId: "sdk-2", result: { toolName: "bash", parts: [{ content: { case: "text", value: large } }] } }, { timeoutMs: 1 }),
+      isCode("deadline_exceeded"),
+    );
   });
 
   it("projects every tool_result of a realistic Anthropic messages array, keeping ids, is_error and the order", async () => {
@@ -114,7 +120,10 @@ describe("@loupe/client retries", () => {
     once.close();
     const client = createLoupeClient({ address, retries: 30, maxRetryDelayMs: 500, timeoutMs: 60_000 });
     const started = new Promise<ReturnType<typeof startLoupeProcess>>((resolve) =>
-      setTimeout(() => resolve(startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(httpPort) })), 300),
+      setTimeout(
+        () => resolve(startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(httpPort) })),
+        300,
+      ),
     );
     try {
       const response = await client.project({ sessionId: "sdk-retry", result: { toolName: "bash", parts: [{ content: { case: "text", value: "hello\n" } }] } });
@@ -125,5 +134,4 @@ describe("@loupe/client retries", () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
-
 });

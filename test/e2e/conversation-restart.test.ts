@@ -38,7 +38,11 @@ describe("embedded mode keeps every accepted turn and note across a crash (invar
 
     client = await start(grpcPort);
     const history = await client.readHistory({ sessionId: "crash", startSeq: 1, budgetTokens: 200_000 });
-    assert.deepEqual(history.turns.map((turn) => turn.seq), turns.map((turn) => turn.seq), "every accepted turn is still in the log");
+    assert.deepEqual(
+      history.turns.map((turn) => turn.seq),
+      turns.map((turn) => turn.seq),
+      "every accepted turn is still in the log",
+    );
     const after = await client.getNote({ sessionId: "crash" });
     assert.ok((after.note?.version ?? 0) >= (before?.version ?? 1), "the note survived");
     const retry = await client.appendTurns({ sessionId: "crash", turns: turns.slice(-4) });

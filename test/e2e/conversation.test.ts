@@ -10,7 +10,6 @@ import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loup
 const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => poll(probe, timeoutMs, 100);
 const isCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;
 
-
 describe("conversation: turn log, background notes, Compact (embedded)", () => {
   let loupe: EmbeddedLoupe;
   let conversation: GrpcClient<typeof ConversationService>;
@@ -26,7 +25,14 @@ describe("conversation: turn log, background notes, Compact (embedded)", () => {
 
   it("accepts turns once: a retry counts duplicates, other bytes for an accepted seq are refused", async () => {
     const turns = agentSession(6);
-    const first = await conversation.appendTurns({ sessionId: "once", source: "app", systemPrompt: "You are a coding agent.", toolsJson: "[]", turns, contextWindowTokens: 100_000 });
+    const first = await conversation.appendTurns({
+      sessionId: "once",
+      source: "app",
+      systemPrompt: "You are a coding agent.",
+      toolsJson: "[]",
+      turns,
+      contextWindowTokens: 100_000,
+    });
     assert.equal(first.accepted, turns.length);
     assert.equal(first.duplicates, 0);
     assert.equal(first.lastSeq, turns.length);
@@ -34,10 +40,19 @@ describe("conversation: turn log, background notes, Compact (embedded)", () => {
     assert.equal(first.compactionDue, false);
     const retry = await conversation.appendTurns({ sessionId: "once", turns: turns.slice(-3) });
     assert.deepEqual([retry.accepted, retry.duplicates, retry.sessionTokens], [0, 3, first.sessionTokens]);
-    await assert.rejects(conversation.appendTurns({ sessionId: "once", turns: [{ seq: 2, role: "assistant", parts: [{ content: { case: "text", value: "rewritten" } }] }] }), isCode("already_exists"));
+    await assert.rejects(
+      conversation.appendTurns({ sessionId: "once", turns: [{ seq: 2, role: "assistant", parts: [{ content: { case: "text", value: "rewritten" } }] }] }),
+      isCode("already_exists"),
+    );
     await assert.rejects(conversation.appendTurns({ sessionId: "", turns }), isCode("invalid_argument"));
-    await assert.rejects(conversation.appendTurns({ sessionId: "x", turns: [{ seq: 1, role: "tool", parts: [{ content: { case: "text", value: "?" } }] }] }), isCode("invalid_argument"));
-    await assert.rejects(conversation.appendTurns({ sessionId: "x", turns: [{ seq: 0, role: "user", parts: [{ content: { case: "text", value: "?" } }] }] }), isCode("invalid_argument"));
+    await assert.rejects(
+      conversation.appendTurns({ sessionId: "x", turns: [{ seq: 1, role: "tool", parts: [{ content: { case: "text", value: "?" } }] }] }),
+      isCode("invalid_argument"),
+    );
+    await assert.rejects(
+      conversation.appendTurns({ sessionId: "x", turns: [{ seq: 0, role: "user", parts: [{ content: { case: "text", value: "?" } }] }] }),
+      isCode("invalid_argument"),
+    );
     // Nothing already accepted was lost to the refused calls.
     const history = await conversation.readHistory({ sessionId: "once", startSeq: 1, budgetTokens: 200_000 });
     assert.equal(history.turns.length, turns.length);
@@ -47,7 +62,13 @@ describe("conversation: turn log, background notes, Compact (embedded)", () => {
   it("keeps a rolling note in the background once uncovered turns pass the threshold, citing addresses", async () => {
     // Window 6,000 tokens: the note updates every 1,200 uncovered tokens (20%).
     const turns = agentSession(14);
-    const appended = await conversation.appendTurns({ sessionId: "notes", source: "app", systemPrompt: "You are a coding agent.", turns, contextWindowTokens: 6000 });
+    const appended = await conversation.appendTurns({
+      sessionId: "notes",
+      source: "app",
+      systemPrompt: "You are a coding agent.",
+      turns,
+      contextWindowTokens: 6000,
+    });
     assert.equal(appended.compactionDue, appended.sessionTokens >= appended.compactAtTokens);
     const { note } = await eventually(async () => {
       const got = await conversation.getNote({ sessionId: "notes" });
@@ -74,9 +95,17 @@ describe("conversation: turn log, background notes, Compact (embedded)", () => {
     const compacted = await conversation.compact({ sessionId: "prepared", format: HistoryFormat.ANTHROPIC, contextLimitTokens: 100_000, reserveTokens: 4000 });
     assert.equal(compacted.path, CompactPath.PREPARED, compacted.reason);
     assert.ok(compacted.watermarkSeq >= (noted.note?.coveredThroughSeq ?? 0));
-    const body = JSON.parse(new TextDecoder().decode(compacted.messagesJson)) as { system: string; messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
+    const body = JSON.parse(new TextDecoder().decode(compacted.messagesJson)) as {
+      system: string;
+      messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    };
     assert.equal(body.system, "You are a coding agent.");
     assert.match(body.messages[0]?.content[0]?.text ?? "", /Handover note/);
+    assert.match(
+      body.messages[0]?.content[0]?.text ?? "",
+      /read_history and search_history tools \(session_id "prepared"\)/,
+      "the note names its session, so the model can follow it",
+    );
     assert.match(JSON.stringify(body.messages.at(-1)), /bump the version/, "read-your-writes: the turn appended just before is there");
     assert.ok(compacted.tokens <= 100_000 - 4000);
     const openai = await conversation.compact({ sessionId: "prepared", format: HistoryFormat.OPENAI_CHAT, contextLimitTokens: 100_000, reserveTokens: 4000 });
@@ -95,7 +124,10 @@ describe("conversation: turn log, background notes, Compact (embedded)", () => {
     assert.ok(compacted.note && compacted.note.coveredThroughSeq > 0);
     // The fallback note is stored: the worker continues from it.
     assert.equal((await conversation.getNote({ sessionId: "fallback" })).note?.version, compacted.note.version);
-    await assert.rejects(conversation.compact({ sessionId: "fallback", format: HistoryFormat.ANTHROPIC, contextLimitTokens: 100, reserveTokens: 99 }), isCode("resource_exhausted"));
+    await assert.rejects(
+      conversation.compact({ sessionId: "fallback", format: HistoryFormat.ANTHROPIC, contextLimitTokens: 100, reserveTokens: 99 }),
+      isCode("resource_exhausted"),
+    );
     await assert.rejects(conversation.compact({ sessionId: "nobody", format: HistoryFormat.ANTHROPIC, contextLimitTokens: 4000 }), isCode("not_found"));
     await assert.rejects(conversation.compact({ sessionId: "fallback", contextLimitTokens: 4000 }), isCode("invalid_argument"));
   });
@@ -117,7 +149,10 @@ describe("conversation: turn log, background notes, Compact (embedded)", () => {
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor !== "" && pages < 500);
-    assert.deepEqual(seen, turns.map((turn) => turn.seq));
+    assert.deepEqual(
+      seen,
+      turns.map((turn) => turn.seq),
+    );
     const found = await conversation.searchHistory({ sessionId: "history", query: "TypeError", limit: 5 });
     assert.ok(found.hits.length >= 1);
     assert.equal(found.hits[0]?.address, `turn:${String(found.hits[0]?.seq)}`);

@@ -7,7 +7,7 @@ import { createJetStreamBus, encodeEnvelope, LOUPE_STREAM } from "@loupe/events"
 import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
 import { ProjectionService } from "@loupe/proto";
-import { freePort, removeBucket, rgwInstance, s3ProcessEnv, s3TestEnv, startLoupeProcess, type LoupeProcess, type RgwInstance } from "@loupe/testing";
+import { freePort, removeBucket, rgwDir, rgwInstance, s3ProcessEnv, s3TestEnv, startLoupeProcess, type LoupeProcess, type RgwInstance } from "@loupe/testing";
 import { numberedLines } from "../support/fixtures.js";
 import { linesOf, recoverOmission, textOf } from "../support/recover-omission.js";
 
@@ -26,14 +26,31 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
 
   before(async () => {
     const shared = s3TestEnv();
-    rgw = rgwInstance(process.env["LOUPE_TEST_RGW_DIR"] ?? "/tmp/loupe-rgw", Number(new URL(shared.endpoint).port));
+    rgw = rgwInstance(rgwDir(), Number(new URL(shared.endpoint).port));
     await rgw.start();
     const archivePort = await freePort();
     const gatewayPort = await freePort();
     const s3 = shared;
-    archive = startLoupeProcess(["archive"], { ...s3ProcessEnv(s3, `loupe-e2e-${run}`), LOUPE_GRPC_PORT: String(archivePort), LOUPE_HTTP_PORT: String(await freePort()) });
-    noteWorker = startLoupeProcess(["note-worker"], { LOUPE_NATS_URL: NATS_URL, LOUPE_NOTE_WORKER_DURABLE: durable, LOUPE_NOTE_WORKER_START_AT: "new", LOUPE_GRPC_PORT: String(await freePort()), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_LOG_LEVEL: "debug" });
-    gateway = startLoupeProcess(["gateway"], { LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`, LOUPE_GRPC_PORT: String(gatewayPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_RESULT_ID_SECRET: `e2e-${run}`, LOUPE_REDIS_URL: "redis://127.0.0.1:6379" });
+    archive = startLoupeProcess(["archive"], {
+      ...s3ProcessEnv(s3, `loupe-e2e-${run}`),
+      LOUPE_GRPC_PORT: String(archivePort),
+      LOUPE_HTTP_PORT: String(await freePort()),
+    });
+    noteWorker = startLoupeProcess(["note-worker"], {
+      LOUPE_NATS_URL: NATS_URL,
+      LOUPE_NOTE_WORKER_DURABLE: durable,
+      LOUPE_NOTE_WORKER_START_AT: "new",
+      LOUPE_GRPC_PORT: String(await freePort()),
+      LOUPE_HTTP_PORT: String(await freePort()),
+      LOUPE_LOG_LEVEL: "debug",
+    });
+    gateway = startLoupeProcess(["gateway"], {
+      LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`,
+      LOUPE_GRPC_PORT: String(gatewayPort),
+      LOUPE_HTTP_PORT: String(await freePort()),
+      LOUPE_RESULT_ID_SECRET: `e2e-${run}`,
+      LOUPE_REDIS_URL: "redis://127.0.0.1:6379",
+    });
     await Promise.all([archive.waitFor(/archive started/), noteWorker.waitFor(/note-worker started/), gateway.waitFor(/gateway started/)]);
     client = createGrpcClient(ProjectionService, `127.0.0.1:${String(gatewayPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
   });
@@ -75,7 +92,10 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
     assert.equal(capped.archived, false);
     assert.ok(Buffer.byteLength(textOf(capped.parts)) <= 50 * 1024, "the hard cap still holds");
     assert.match(textOf(capped.parts), /could not be saved/);
-    assert.ok(capped.omissions.every((omission) => omission.continuationJson === ""), "no continuation for what was not saved");
+    assert.ok(
+      capped.omissions.every((omission) => omission.continuationJson === ""),
+      "no continuation for what was not saved",
+    );
 
     await rgw.start();
     let back = await client.project({ sessionId: "d2", result: { toolName: "bash", parts: [{ content: { case: "text", value: small } }] } });
@@ -90,7 +110,11 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
   });
 
   it("keeps path revisions in Redis: a changed file says so, and the old snapshot is stale", async () => {
-    const read = (content: string) => client.project({ sessionId: `rev-${run}`, result: { toolName: "Read", argsJson: JSON.stringify({ file_path: "src/app.ts" }), parts: [{ content: { case: "text", value: content } }] } });
+    const read = (content: string) =>
+      client.project({
+        sessionId: `rev-${run}`,
+        result: { toolName: "Read", argsJson: JSON.stringify({ file_path: "src/app.ts" }), parts: [{ content: { case: "text", value: content } }] },
+      });
     const first = await read(numberedLines(2000, "one"));
     const second = await read(numberedLines(2000, "two"));
     assert.match(textOf(second.parts), /^\[loupe\] src\/app\.ts changed since your last read/);
@@ -102,7 +126,11 @@ describe("distributed mode (three processes, archive on Ceph RGW)", () => {
   it("note-worker consumes events from JetStream with its durable consumer and acks them", async () => {
     const bus = await createJetStreamBus({ servers: NATS_URL });
     const id = randomUUID();
-    await bus.publish(`loupe.test.published.${run}`, encodeEnvelope({ type: "test.published", id, tenant: "local", time: new Date().toISOString(), data: {} }), { msgId: id });
+    await bus.publish(
+      `loupe.test.published.${run}`,
+      encodeEnvelope({ type: "test.published", id, tenant: "local", time: new Date().toISOString(), data: {} }),
+      { msgId: id },
+    );
     await bus.close();
     await noteWorker.waitFor(new RegExp(`"id":"${id}"`), 15_000);
     const connection = await connect({ servers: NATS_URL });

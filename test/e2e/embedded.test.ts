@@ -71,7 +71,10 @@ describe("embedded mode (loupe serve)", () => {
       for (const page of recovery.pages) assert.ok(counter.count(textOf(page.parts)) <= 2000);
       recovered.push({ startLine: omission.startLine, endLine: omission.endLine, text: recovery.text, pages: recovery.pages.length });
     }
-    assert.ok(recovered.some((recovery) => recovery.pages > 1), "the budget split a range into pages");
+    assert.ok(
+      recovered.some((recovery) => recovery.pages > 1),
+      "the budget split a range into pages",
+    );
     // The view and the recovered lines rebuild the original.
     assert.equal(rebuildFromView(view, 5000, recovered), original);
     firstResultId = response.resultId;
@@ -88,12 +91,18 @@ describe("embedded mode (loupe serve)", () => {
     await assert.rejects(client.recover({ resultId: firstResultId, startLine: 9, endLine: 3 }), isCode("invalid_argument"));
     await assert.rejects(client.recover({ resultId: firstResultId, startLine: 6000 }), isCode("invalid_argument"));
     await assert.rejects(client.recover({ resultId: firstResultId, cursor: "garbage" }), isCode("invalid_argument"));
-    await assert.rejects(client.recover({ resultId: firstResultId, startLine: 1, expectedRevision: "sha256:00" }), (error: unknown) => isAppError(error) && error.code === "failed_precondition" && error.message.includes("sha256:00"));
+    await assert.rejects(
+      client.recover({ resultId: firstResultId, startLine: 1, expectedRevision: "sha256:00" }),
+      (error: unknown) => isAppError(error) && error.code === "failed_precondition" && error.message.includes("sha256:00"),
+    );
   });
 
   it("takes the same session ids in Project and DeleteResults as in the turn log (up to 512 characters)", async () => {
     const long = "s".repeat(MAX_SESSION_ID_CHARS);
-    const saved = await client.project({ sessionId: long, result: { toolName: "bash", parts: [{ content: { case: "text", value: numberedLines(3000, "long-session") } }] } });
+    const saved = await client.project({
+      sessionId: long,
+      result: { toolName: "bash", parts: [{ content: { case: "text", value: numberedLines(3000, "long-session") } }] },
+    });
     assert.equal(saved.archived, true);
     assert.equal((await client.deleteResults({ target: { case: "sessionId", value: long } })).resultsDeleted, 1);
     const over = `${long}s`;
@@ -103,7 +112,10 @@ describe("embedded mode (loupe serve)", () => {
 
   it("refuses a result over LOUPE_MAX_RESULT_BYTES with RESOURCE_EXHAUSTED naming the limit", async () => {
     const big = "x".repeat(MAX_RESULT_BYTES + 10);
-    await assert.rejects(client.project({ result: { parts: [{ content: { case: "text", value: big } }] } }), (error: unknown) => isAppError(error) && error.code === "resource_exhausted" && error.message.includes("LOUPE_MAX_RESULT_BYTES"));
+    await assert.rejects(
+      client.project({ result: { parts: [{ content: { case: "text", value: big } }] } }),
+      (error: unknown) => isAppError(error) && error.code === "resource_exhausted" && error.message.includes("LOUPE_MAX_RESULT_BYTES"),
+    );
   });
 
   it("serves gRPC health, reflection and GET /healthz", async () => {

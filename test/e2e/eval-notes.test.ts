@@ -59,7 +59,17 @@ describe("loupe eval --notes", () => {
       ["node parse.js --limit 1000", { output: "ok\n", exitCode: 0 }, "Fixed."],
     ];
     const lines = calls.map(([command, result, nextAction], index) =>
-      JSON.stringify({ agent_system: "fixture", trajectory_id: "n1", step: index + 1, task: "find why the parser fails", tool: "bash", args: { command }, output: result.output, exit_code: result.exitCode, next_action: nextAction }),
+      JSON.stringify({
+        agent_system: "fixture",
+        trajectory_id: "n1",
+        step: index + 1,
+        task: "find why the parser fails",
+        tool: "bash",
+        args: { command },
+        output: result.output,
+        exit_code: result.exitCode,
+        next_action: nextAction,
+      }),
     );
     await writeFile(join(dir, "trajectory.jsonl"), lines.join("\n") + "\n");
   });
@@ -95,6 +105,9 @@ describe("loupe eval --notes", () => {
   it("refuses a window out of range before reading anything", async () => {
     const loupe = startLoupeProcess(["eval", "--corpus", join(dir, "trajectory.jsonl"), "--notes", "100"], {});
     assert.notEqual(await loupe.exited, 0);
-    assert.ok(loupe.lines.some((line) => line.includes("--notes takes context windows")), loupe.lines.join("\n"));
+    assert.ok(
+      loupe.lines.some((line) => line.includes("--notes takes context windows")),
+      loupe.lines.join("\n"),
+    );
   });
 });

@@ -50,12 +50,29 @@ describe("loupe eval", () => {
     const file = middleFile(listing.output);
     const rows = (system: string, id: string, calls: ReadonlyArray<readonly [string, { output: string; exitCode: number }, string]>): string[] =>
       calls.map(([command, result, nextAction], index) =>
-        JSON.stringify({ source: "loupe/e2e", agent_system: system, trajectory_id: id, step: index + 1, task: "find why the parser fails", tool: "bash", args: { command }, output: result.output, exit_code: result.exitCode, next_action: nextAction, tool_detail: command.split(" ")[0], output_complete: true }),
+        JSON.stringify({
+          source: "loupe/e2e",
+          agent_system: system,
+          trajectory_id: id,
+          step: index + 1,
+          task: "find why the parser fails",
+          tool: "bash",
+          args: { command },
+          output: result.output,
+          exit_code: result.exitCode,
+          next_action: nextAction,
+          tool_detail: command.split(" ")[0],
+          output_complete: true,
+        }),
       );
     const lines = [
       ...rows("fixture-a", "a1", [
         ["ls -R packages", listing, `The module ${file} looks relevant.\n[bash] grep -n cut ${file}`],
-        ["node -e …", failing, "The RangeError says record_limit exceeded; record 0750 had checksum " + String((750 * 7919) % 100000) + ".\n[bash] node --version"],
+        [
+          "node -e …",
+          failing,
+          "The RangeError says record_limit exceeded; record 0750 had checksum " + String((750 * 7919) % 100000) + ".\n[bash] node --version",
+        ],
         ["node --version", version, "Done."],
       ]),
       ...rows("fixture-b", "b1", [

@@ -1,36 +1,12 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { createTokenCounter } from "@loupe/projection";
+import { repoRoot } from "@loupe/testing";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { runHook as runHookCommand } from "../support/run-loupe-command.js";
 
-const REPO_ROOT = new URL("../../", import.meta.url).pathname;
-
-interface HookRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly elapsedMs: number;
-}
-
-/** Runs `loupe hook post-tool-use` from source with `payload` on stdin. */
-function runHook(payload: unknown, env: Record<string, string>): Promise<HookRun> {
-  const started = Date.now();
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "services/loupe/src/main.ts", "hook", "post-tool-use"], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  child.stdin.end(typeof payload === "string" ? payload : JSON.stringify(payload));
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
-  });
-}
+const REPO_ROOT = repoRoot();
+const runHook = (payload: unknown, env: Record<string, string>) => runHookCommand("post-tool-use", payload, env);
 
 function basePayload(toolName: string, toolInput: unknown, toolResponse: unknown): Record<string, unknown> {
   return {
@@ -48,12 +24,13 @@ function basePayload(toolName: string, toolInput: unknown, toolResponse: unknown
 
 function longLog(lines: number): string {
   const out: string[] = [];
-  for (let i = 1; i <= lines; i++) out.push(`${String(i).padStart(5, "0")} INFO worker-${String(i % 13)} processed batch ${String((i * 7919) % 100_000)} in ${String(i % 997)} ms`);
+  for (let i = 1; i <= lines; i++)
+    out.push(`${String(i).padStart(5, "0")} INFO worker-${String(i % 13)} processed batch ${String((i * 7919) % 100_000)} in ${String(i % 997)} ms`);
   return out.join("\n") + "\n";
 }
 
 interface HookOutput {
-  hookSpecificOutput: { hookEventName: string; updatedToolOutput: unknown; updatedMCPToolOutput?: unknown };
+  hookSpecificOutput: { hookEventName: string; updatedToolOutput: unknown; updatedMCPToolOutput?: unknown; additionalContext?: string };
 }
 
 describe("loupe hook post-tool-use", () => {
@@ -98,7 +75,7 @@ describe("loupe hook post-tool-use", () => {
     const run = await runHook(basePayload("Bash", { command: "./build.sh" }, response), { LOUPE_ADDR: "127.0.0.1:1" });
     assert.equal(run.code, 0);
     assert.equal(run.stdout, "");
-    assert.match(run.stderr, /loupe hook: projection failed.*passing the original output through/);
+    assert.match(run.stderr, /loupe hook: projection failed.*passing the original through/);
     assert.ok(run.elapsedMs < 2500 + 1500, `took ${String(run.elapsedMs)} ms (includes tsx start-up)`);
   });
 
@@ -116,18 +93,37 @@ describe("loupe hook post-tool-use", () => {
     assert.match(run.stderr, /stdin is not JSON/);
   });
 
-  it("replaces only file.content of a Read result, keeping filePath and the counts", async () => {
+  it("replaces file.content of a Read result with lines the runtime numbers truly, the notice beside them (additionalContext)", async () => {
     const content = longLog(5000);
     const file = { filePath: "/repo/logs/build.log", content, numLines: 5000, startLine: 1, totalLines: 5000 };
     const run = await runHook(basePayload("Read", { file_path: "/repo/logs/build.log" }, { type: "text", file }), env);
     assert.equal(run.code, 0, run.stderr);
-    const updated = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput as { type: string; file: Record<string, unknown> };
+    const output = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput;
+    const updated = output.updatedToolOutput as { type: string; file: Record<string, unknown> };
     assert.equal(updated.type, "text");
     assert.equal(updated.file["filePath"], "/repo/logs/build.log");
-    assert.equal(updated.file["numLines"], 5000);
     assert.equal(updated.file["totalLines"], 5000);
-    assert.match(updated.file["content"] as string, /\[loupe/);
+    assert.equal(updated.file["startLine"], 1);
+    const kept = (updated.file["content"] as string).split("\n");
+    assert.equal(updated.file["numLines"], kept.length);
+    // The runtime shows line i of content as startLine + i: each must be the file's line of that number, the notice none of them.
+    assert.deepEqual(kept, content.split("\n").slice(0, kept.length));
+    assert.match(
+      output.additionalContext ?? "",
+      new RegExp(
+        `^\\[loupe\\] lines ${String(kept.length + 1)}–5,000 of this read are not shown; read them with read_result \\{"result_id":"r_[^"]+","start_line":${String(kept.length + 1)},"end_line":5000\\} or Read \\{"file_path":"/repo/logs/build.log","offset":${String(kept.length + 1)},"limit":${String(5000 - kept.length)}\\}$`,
+      ),
+    );
     assert.ok((updated.file["content"] as string).length < content.length / 4);
+  });
+
+  it("leaves the answers of Loupe's own MCP tools alone (they are the omitted text, already within a budget)", async () => {
+    const blocks = [{ type: "text", text: `[result r_x, lines 1–5000 of 5000]\n${longLog(5000)}` }];
+    for (const name of ["mcp__loupe__read_result", "mcp__loupe__search_result"]) {
+      const run = await runHook(basePayload(name, { result_id: "r_x", start_line: 1 }, blocks), env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, "", name);
+    }
   });
 
   it("keeps MCP content blocks as blocks and also sets updatedMCPToolOutput", async () => {

@@ -17,7 +17,8 @@ describe("HTTP/JSON API (proto JSON mapping over plain HTTP)", () => {
   });
   after(() => loupe.stop());
 
-  const post = (path: string, body: unknown) => fetch(`http://127.0.0.1:${String(loupe.httpPort)}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`http://127.0.0.1:${String(loupe.httpPort)}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
   it("projects with POST /v1/project and recovers with the continuation sent as it is to POST /v1/recover", async () => {
     const text = numberedLines(3000);
@@ -34,7 +35,36 @@ describe("HTTP/JSON API (proto JSON mapping over plain HTTP)", () => {
       recovered += answer.parts.map((part) => part.text ?? "").join("");
       next = answer.nextCursor ? { result_id: answer.resultId, cursor: answer.nextCursor } : undefined;
     }
-    assert.equal(recovered, text.split(/(?<=\n)/).slice(omission.startLine - 1, omission.endLine).join(""));
+    assert.equal(
+      recovered,
+      text
+        .split(/(?<=\n)/)
+        .slice(omission.startLine - 1, omission.endLine)
+        .join(""),
+    );
+  });
+
+  it("takes an intent with POST /v1/project: the view keeps what it names, and its pattern continuation recovers the rest", async () => {
+    const text = Array.from({ length: 4000 }, (_, index) =>
+      index % 500 === 250 ? `    cache[${String(index)}] = resolve_lookup(key_${String(index)})\n` : `    step_${String(index)} = run(${String(index)})\n`,
+    ).join("");
+    const body = {
+      session_id: "http-intent",
+      intent: "Fix the crash in resolve_lookup. Let me read the module.",
+      result: { tool_name: "bash", args_json: JSON.stringify({ command: "cat src/lookup.py" }), parts: [{ text }] },
+    };
+    const first = (await (await post("/v1/project", body)).json()) as ProjectJson;
+    const again = (await (await post("/v1/project", body)).json()) as ProjectJson;
+    const view = first.parts.map((part) => part.text ?? "").join("");
+    assert.equal(again.parts.map((part) => part.text ?? "").join(""), view);
+    assert.match(view, /cache\[250\] = resolve_lookup\(key_250\)/);
+    const notice = /^\[loupe\] (\d+) more lines mention `resolve_lookup`; recover with (\{.*\})$/m.exec(view);
+    assert.ok(notice, view.slice(0, 600));
+    const continuation = JSON.parse(notice[2] ?? "{}") as { pattern: string; context_lines: number };
+    assert.equal(continuation.pattern, "resolve_lookup");
+    const answer = (await (await post("/v1/recover", continuation)).json()) as { matchCount: number; parts: Array<{ text?: string }> };
+    assert.equal(answer.matchCount, 8);
+    assert.match(answer.parts.map((part) => part.text ?? "").join(""), /resolve_lookup\(key_3750\)/);
   });
 
   it("answers errors with the gRPC code and the matching HTTP status", async () => {
@@ -59,18 +89,35 @@ describe("HTTP/JSON API (proto JSON mapping over plain HTTP)", () => {
   it("appends turns, compacts and reads history over plain HTTP", async () => {
     const turns = [
       { seq: 1, role: "user", parts: [{ text: "Rename the config loader to loadSettings." }] },
-      { seq: 2, role: "assistant", parts: [{ text: "I'll grep for it first." }], tool_calls: [{ tool_use_id: "t1", name: "Bash", args_json: '{"command":"grep -rn loadConfig src"}' }] },
-      { seq: 3, role: "user", tool_results: [{ tool_use_id: "t1", tool_name: "Bash", parts: [{ text: "src/config.ts:4:export function loadConfig()" }], exit_code: 0 }] },
+      {
+        seq: 2,
+        role: "assistant",
+        parts: [{ text: "I'll grep for it first." }],
+        tool_calls: [{ tool_use_id: "t1", name: "Bash", args_json: '{"command":"grep -rn loadConfig src"}' }],
+      },
+      {
+        seq: 3,
+        role: "user",
+        tool_results: [{ tool_use_id: "t1", tool_name: "Bash", parts: [{ text: "src/config.ts:4:export function loadConfig()" }], exit_code: 0 }],
+      },
     ];
     const appended = await post("/v1/append-turns", { session_id: "http-turns", source: "app", turns, context_window_tokens: 50000 });
     assert.equal(appended.status, 200);
     assert.equal(((await appended.json()) as { accepted: number }).accepted, 3);
-    const compacted = (await (await post("/v1/compact", { session_id: "http-turns", format: "HISTORY_FORMAT_OPENAI_CHAT", context_limit_tokens: 50000 })).json()) as { path: string; messagesJson: string };
+    const compacted = (await (
+      await post("/v1/compact", { session_id: "http-turns", format: "HISTORY_FORMAT_OPENAI_CHAT", context_limit_tokens: 50000 })
+    ).json()) as { path: string; messagesJson: string };
     assert.equal(compacted.path, "COMPACT_PATH_PREPARED");
     const body = JSON.parse(Buffer.from(compacted.messagesJson, "base64").toString("utf8")) as { messages: Array<{ role: string; tool_call_id?: string }> };
-    assert.deepEqual(body.messages.map((message) => message.role), ["user", "assistant", "tool"]);
+    assert.deepEqual(
+      body.messages.map((message) => message.role),
+      ["user", "assistant", "tool"],
+    );
     const found = (await (await post("/v1/search-history", { session_id: "http-turns", query: "loadConfig" })).json()) as { hits: Array<{ address: string }> };
-    assert.deepEqual(found.hits.map((hit) => hit.address), ["turn:2", "turn:3"]);
+    assert.deepEqual(
+      found.hits.map((hit) => hit.address),
+      ["turn:2", "turn:3"],
+    );
     const missing = await post("/v1/get-note", { session_id: "nobody" });
     assert.equal(missing.status, 404);
   });

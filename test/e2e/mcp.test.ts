@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { createLoupeClient, type LoupeClient } from "@loupe/client";
+import { HistoryFormat } from "@loupe/proto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -13,7 +14,7 @@ import { linesOf } from "../support/recover-omission.js";
 const REPO_ROOT = new URL("../../", import.meta.url).pathname;
 const ADMIN_TOKEN = randomBytes(24).toString("base64url");
 const SESSION = "mcp-e2e";
-const TOOLS = ["get_app_limit", "read_history", "read_result", "search_history", "search_result", "set_app_limit"];
+const TOOLS = ["get_app_limit", "ledger", "put_note", "read_history", "read_result", "request_handover", "search_history", "search_result", "set_app_limit"];
 
 /** A tool answer split the way Loupe's MCP server writes it: header, body blocks, and the next: call if any. */
 interface Answer {
@@ -26,7 +27,9 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   const result = await client.callTool({ name, arguments: args });
   const blocks = (result.content as { type: string; text?: string }[]).map((block) => block.text ?? "");
   const last = blocks.at(-1) ?? "";
-  const next = last.startsWith(`next: call ${name} with `) ? (JSON.parse(last.slice(`next: call ${name} with `.length)) as Record<string, unknown>) : undefined;
+  // The line names the tool so a model finds it whatever prefix its runtime adds.
+  const prefix = `next: call ${name} (tool of the "loupe" MCP server, e.g. mcp__loupe__${name}) with `;
+  const next = last.startsWith(prefix) ? (JSON.parse(last.slice(prefix.length)) as Record<string, unknown>) : undefined;
   return { isError: result.isError === true, blocks, next };
 }
 
@@ -78,13 +81,23 @@ describe("MCP server against embedded Loupe", () => {
   before(async () => {
     loupe = await startEmbeddedLoupe({ LOUPE_ADMIN_TOKEN: ADMIN_TOKEN });
     sdk = createLoupeClient({ address: `127.0.0.1:${String(loupe.grpcPort)}` });
-    const projected = await sdk.project({ sessionId: SESSION, source: "mcp-app", result: { toolUseId: "toolu_1", toolName: "bash", parts: [{ content: { case: "text", value: original } }] } });
+    const projected = await sdk.project({
+      sessionId: SESSION,
+      source: "mcp-app",
+      result: { toolUseId: "toolu_1", toolName: "bash", parts: [{ content: { case: "text", value: original } }] },
+    });
     assert.ok(projected.archived && projected.resultId !== "");
     resultId = projected.resultId;
     const longest = [...projected.omissions].sort((a, b) => (b.endLine ?? 0) - (b.startLine ?? 0) - ((a.endLine ?? 0) - (a.startLine ?? 0)))[0];
     assert.ok(longest?.startLine !== undefined && longest.endLine !== undefined, "a 3,000-line text is cut");
     omission = { continuation: JSON.parse(longest.continuationJson) as Record<string, unknown>, startLine: longest.startLine, endLine: longest.endLine };
-    await sdk.appendTurns({ sessionId: SESSION, source: "mcp-app", systemPrompt: "You are a coding agent.", turns: agentSession(6), contextWindowTokens: 100_000 });
+    await sdk.appendTurns({
+      sessionId: SESSION,
+      source: "mcp-app",
+      systemPrompt: "You are a coding agent.",
+      turns: agentSession(6),
+      contextWindowTokens: 100_000,
+    });
   });
   after(async () => {
     sdk.close();
@@ -113,7 +126,10 @@ describe("MCP server against embedded Loupe", () => {
       const answer = await call(client, "search_result", { result_id: resultId, pattern: "mcp 01234:", context_lines: 1 });
       assert.equal(answer.isError, false);
       assert.match(answer.blocks[0] ?? "", /matches 1–1\]$/);
-      assert.equal(answer.blocks[1], "1233-mcp 01233: the quick brown fox jumps over the lazy dog\n1234:mcp 01234: the quick brown fox jumps over the lazy dog\n1235-mcp 01235: the quick brown fox jumps over the lazy dog\n");
+      assert.equal(
+        answer.blocks[1],
+        "1233-mcp 01233: the quick brown fox jumps over the lazy dog\n1234:mcp 01234: the quick brown fox jumps over the lazy dog\n1235-mcp 01235: the quick brown fox jumps over the lazy dog\n",
+      );
     });
 
     it("read_history reads turn:1 and search_history finds a turn", async () => {
@@ -124,6 +140,37 @@ describe("MCP server against embedded Loupe", () => {
       const found = await call(client, "search_history", { session_id: SESSION, query: "TypeError" });
       assert.equal(found.isError, false);
       assert.match(found.blocks[1] ?? "", /^turn:\d+: .*TypeError/m);
+    });
+
+    it("started for a session (LOUPE_SESSION_ID), reads it without session_id", async () => {
+      const own = await stdioClient(loupe.grpcPort, { LOUPE_SESSION_ID: SESSION });
+      try {
+        const read = await call(own, "read_history", { address: "turn:1" });
+        assert.equal(read.blocks[0], `[session ${SESSION}: turn:1]`);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it("a model asks for a handover: the next AppendTurns reports compaction_due with its reason, until a Compact", async () => {
+      const calm = await sdk.appendTurns({ sessionId: SESSION, turns: [{ seq: 14, role: "user", parts: [{ content: { case: "text", value: "carry on" } }] }] });
+      assert.equal(calm.compactionDue, false);
+      assert.equal(calm.compactionReason, "");
+      const asked = await call(client, "request_handover", { session_id: SESSION, reason: "finished the investigation" });
+      assert.equal(asked.isError, false, asked.blocks.join("\n"));
+      const due = await sdk.appendTurns({ sessionId: SESSION, turns: [{ seq: 15, role: "assistant", parts: [{ content: { case: "text", value: "done" } }] }] });
+      assert.equal(due.compactionDue, true);
+      assert.equal(due.compactionReason, "requested: finished the investigation");
+      const note = await call(client, "put_note", {
+        session_id: SESSION,
+        text: "## Objective\nFix the parser test.\n## Next steps\nRun npm test.",
+        covered_through_seq: 15,
+      });
+      assert.equal(note.isError, false, note.blocks.join("\n"));
+      assert.equal((await sdk.getNote({ sessionId: SESSION })).note?.author, "model");
+      await sdk.compact({ sessionId: SESSION, format: HistoryFormat.ANTHROPIC, contextLimitTokens: 100_000, reserveTokens: 1000 });
+      const after = await sdk.appendTurns({ sessionId: SESSION, turns: [{ seq: 16, role: "user", parts: [{ content: { case: "text", value: "next" } }] }] });
+      assert.equal(after.compactionDue, false, "the requested handover is done");
     });
 
     it("answers a Loupe error as a tool error and keeps serving", async () => {

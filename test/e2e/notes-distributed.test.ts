@@ -20,11 +20,21 @@ const ROUNDS = 30;
 const BATCH = 6;
 const WINDOW = 5000;
 
-
 /** Appends a session's turns in batches, as a runtime streams them. */
-async function stream(client: GrpcClient<typeof ConversationService>, sessionId: string, turns: TurnInit[], between?: (batch: number) => Promise<void>): Promise<void> {
+async function stream(
+  client: GrpcClient<typeof ConversationService>,
+  sessionId: string,
+  turns: TurnInit[],
+  between?: (batch: number) => Promise<void>,
+): Promise<void> {
   for (let start = 0, batch = 0; start < turns.length; start += BATCH, batch++) {
-    await client.appendTurns({ sessionId, source: "agent", systemPrompt: "You are a coding agent.", turns: turns.slice(start, start + BATCH), contextWindowTokens: WINDOW });
+    await client.appendTurns({
+      sessionId,
+      source: "agent",
+      systemPrompt: "You are a coding agent.",
+      turns: turns.slice(start, start + BATCH),
+      contextWindowTokens: WINDOW,
+    });
     await between?.(batch);
   }
 }
@@ -70,7 +80,11 @@ describe("note-workers: two replicas, one SIGKILLed mid-batch and restarted (NAT
     const archivePort = await freePort();
     const gatewayPort = await freePort();
     archiveAddress = `127.0.0.1:${String(archivePort)}`;
-    archive = startLoupeProcess(["archive"], { ...s3ProcessEnv(s3TestEnv(), bucket), LOUPE_GRPC_PORT: String(archivePort), LOUPE_HTTP_PORT: String(await freePort()) });
+    archive = startLoupeProcess(["archive"], {
+      ...s3ProcessEnv(s3TestEnv(), bucket),
+      LOUPE_GRPC_PORT: String(archivePort),
+      LOUPE_HTTP_PORT: String(await freePort()),
+    });
     gateway = startLoupeProcess(["gateway"], {
       LOUPE_ARCHIVE_ADDR: archiveAddress,
       LOUPE_NATS_URL: NATS_URL,
@@ -136,7 +150,10 @@ describe("note-workers: two replicas, one SIGKILLed mid-batch and restarted (NAT
         logged.push(...page.turns.map((turn) => turn.seq));
         cursor = page.nextCursor;
       } while (cursor !== "");
-      assert.deepEqual(logged, session.turns.map((turn) => turn.seq));
+      assert.deepEqual(
+        logged,
+        session.turns.map((turn) => turn.seq),
+      );
     }
   });
 

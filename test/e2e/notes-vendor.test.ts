@@ -10,7 +10,6 @@ import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loup
 const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => poll(probe, timeoutMs, 100);
 const KEY = "sk-ant-test-DO-NOT-LOG-7f3a9c";
 
-
 describe("notes written by a vendor model (bring your own key), as a background fork of the session", () => {
   let vendor: VendorServer;
   let loupe: EmbeddedLoupe;
@@ -37,7 +36,14 @@ describe("notes written by a vendor model (bring your own key), as a background 
 
   const append = async (sessionId: string, turns: TurnInit[]) => {
     for (let start = 0; start < turns.length; start += 4) {
-      await conversation.appendTurns({ sessionId, source: "vendor-app", systemPrompt: "You are a coding agent.", toolsJson: JSON.stringify([{ name: "Bash", description: "run a command", input_schema: { type: "object" } }]), turns: turns.slice(start, start + 4), contextWindowTokens: 8000 });
+      await conversation.appendTurns({
+        sessionId,
+        source: "vendor-app",
+        systemPrompt: "You are a coding agent.",
+        toolsJson: JSON.stringify([{ name: "Bash", description: "run a command", input_schema: { type: "object" } }]),
+        turns: turns.slice(start, start + 4),
+        contextWindowTokens: 8000,
+      });
     }
   };
 
@@ -50,17 +56,28 @@ describe("notes written by a vendor model (bring your own key), as a background 
     assert.equal(note?.author, "anthropic", "every update went through the vendor (a refused request would fall back to extractive)");
     const requests = vendor.received.filter((request) => request.path === "/v1/messages");
     assert.ok(requests.length >= 3);
-    assert.ok(requests.every((request) => `${String(request.headers["x-api-key"] ?? "")}${String(request.headers.authorization ?? "")}`.includes(KEY)), "the key reached the vendor");
+    assert.ok(
+      requests.every((request) => `${String(request.headers["x-api-key"] ?? "")}${String(request.headers.authorization ?? "")}`.includes(KEY)),
+      "the key reached the vendor",
+    );
     const stats = vendor.cacheStats();
     const share = stats.cachedTokens / stats.inputTokens;
-    t.diagnostic(`prompt cache: ${String(stats.cachedTokens)} of ${String(stats.inputTokens)} input tokens served from cache (${(share * 100).toFixed(0)}%) over ${String(stats.requests)} requests`);
+    t.diagnostic(
+      `prompt cache: ${String(stats.cachedTokens)} of ${String(stats.inputTokens)} input tokens served from cache (${(share * 100).toFixed(0)}%) over ${String(stats.requests)} requests`,
+    );
     assert.ok(share > 0.3, `cached share ${share.toFixed(2)}`);
     assert.ok(!loupe.process.lines.some((line) => line.includes(KEY)), "the key is never logged");
     assert.match(loupe.process.lines.join("\n"), /"cachedInputTokens":[1-9]/);
   });
 
   it("compacts through the vendor when the note lags (FALLBACK)", async () => {
-    await conversation.appendTurns({ sessionId: "lagging", source: "vendor-app", systemPrompt: "You are a coding agent.", turns: agentSession(12), contextWindowTokens: 5_000_000 });
+    await conversation.appendTurns({
+      sessionId: "lagging",
+      source: "vendor-app",
+      systemPrompt: "You are a coding agent.",
+      turns: agentSession(12),
+      contextWindowTokens: 5_000_000,
+    });
     const compacted = await conversation.compact({ sessionId: "lagging", format: HistoryFormat.ANTHROPIC, contextLimitTokens: 6000, reserveTokens: 1000 });
     assert.equal(compacted.path, CompactPath.FALLBACK);
     assert.ok(compacted.tokens <= 5000);
@@ -86,5 +103,4 @@ describe("notes written by a vendor model (bring your own key), as a background 
     assert.match(loupe.process.lines.join("\n"), /summarizer failed; the extractive summarizer writes this note/);
     assert.ok(!loupe.process.lines.some((line) => line.includes(KEY)));
   });
-
 });

@@ -20,7 +20,11 @@ describe("Recover by pattern (loupe serve)", () => {
   let client: GrpcClient<typeof ProjectionService>;
   // A ~3 MB log: an error every 301 lines with a stack line after it.
   const lines = Array.from({ length: 40_000 }, (_, index) =>
-    index % 301 === 7 ? `${String(index + 1)} ERROR request failed: timeout after 30s` : index % 301 === 8 ? `    at handler (src/api.ts:${String(index)})` : `${String(index + 1)} INFO served GET /items/${String(index)} in ${String(index % 90)} ms`,
+    index % 301 === 7
+      ? `${String(index + 1)} ERROR request failed: timeout after 30s`
+      : index % 301 === 8
+        ? `    at handler (src/api.ts:${String(index)})`
+        : `${String(index + 1)} INFO served GET /items/${String(index)} in ${String(index % 90)} ms`,
   );
   const log = lines.join("\n") + "\n";
   let resultId = "";
@@ -29,7 +33,12 @@ describe("Recover by pattern (loupe serve)", () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "loupe-pattern-"));
     const grpcPort = await freePort();
-    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: String(await freePort()), LOUPE_MAX_RESULT_BYTES: String(MAX_RESULT_BYTES) });
+    loupe = startLoupeProcess(["serve"], {
+      LOUPE_DATA_DIR: dataDir,
+      LOUPE_GRPC_PORT: String(grpcPort),
+      LOUPE_HTTP_PORT: String(await freePort()),
+      LOUPE_MAX_RESULT_BYTES: String(MAX_RESULT_BYTES),
+    });
     await loupe.waitFor(/loupe is serving/);
     client = createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: MAX_RESULT_BYTES * 2 });
     resultId = (await client.project({ sessionId: "p1", result: { toolName: "bash", parts: [{ content: { case: "text", value: log } }] } })).resultId;
@@ -97,7 +106,10 @@ describe("Recover by pattern (loupe serve)", () => {
     }
     const answer = await hostile;
     assert.ok(performance.now() - started < 3000, "answered within the 2 s deadline and a little");
-    assert.deepEqual(answer.matches.map((match) => match.line), [50, 51, 52, 53, 54, 55, 56, 57, 58, 59]);
+    assert.deepEqual(
+      answer.matches.map((match) => match.line),
+      [50, 51, 52, 53, 54, 55, 56, 57, 58, 59],
+    );
     assert.match(textOf(answer.parts), /\[loupe\] searched lines 1–2000 of 3000 within the time limit/);
     assert.ok(Math.max(...reads) < 500, `reads stay fast while the pattern runs (slowest ${Math.max(...reads).toFixed(0)} ms)`);
     // Continuing lands on the hostile line itself: a clean DEADLINE_EXCEEDED, not a hang.

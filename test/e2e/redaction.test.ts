@@ -32,7 +32,10 @@ describe("secret redaction (on by default)", () => {
   });
 
   it("masks secrets in a result that fits and comes back whole", async () => {
-    const response = await client.project({ sessionId: "r", result: { toolName: "bash", parts: [{ content: { case: "text", value: `token: ${githubToken}\nok\n` } }] } });
+    const response = await client.project({
+      sessionId: "r",
+      result: { toolName: "bash", parts: [{ content: { case: "text", value: `token: ${githubToken}\nok\n` } }] },
+    });
     assert.equal(response.redactedSecrets, 1);
     assert.ok(!textOf(response.parts).includes(githubToken));
   });

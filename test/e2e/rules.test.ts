@@ -19,7 +19,11 @@ describe("per-app rules (RulesService and REST)", () => {
   after(() => loupe.stop());
 
   const rest = (method: string, path: string, body?: unknown) =>
-    fetch(`http://127.0.0.1:${String(loupe.httpPort)}${path}`, { method, headers: { "content-type": "application/json", "x-loupe-source": "claude-code" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    fetch(`http://127.0.0.1:${String(loupe.httpPort)}${path}`, {
+      method,
+      headers: { "content-type": "application/json", "x-loupe-source": "claude-code" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
 
   it("sets and reads a rule over gRPC with partial updates, and refuses a bad cut saying why", async () => {
     const rules = createGrpcClient(RulesService, `127.0.0.1:${String(loupe.grpcPort)}`, { maxResultBytes: 1024 * 1024 });
@@ -30,29 +34,43 @@ describe("per-app rules (RulesService and REST)", () => {
     const cut = await rules.setSourceLimit({ source: "codex", limit: { keepLimitChars: 8000 } });
     assert.equal(cut.limit?.budgetTokens, 400);
     assert.equal(cut.limit?.keepLimitChars, 8000);
-    await assert.rejects(rules.setSourceLimit({ source: "codex", limit: { keepLimitChars: 6000 } }), (error: unknown) => isAppError(error) && error.code === "invalid_argument" && /keep_limit_chars/.test(error.message));
+    await assert.rejects(
+      rules.setSourceLimit({ source: "codex", limit: { keepLimitChars: 6000 } }),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument" && /keep_limit_chars/.test(error.message),
+    );
     await assert.rejects(rules.getSourceLimit({ source: "" }), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
     rules.close();
   });
 
   it("uses the source's budget unless the request gives its own", async () => {
     const text = numberedLines(3000);
-    const viaRule = await loupe.client.project({ source: "codex", sessionId: "b", result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] } });
+    const viaRule = await loupe.client.project({
+      source: "codex",
+      sessionId: "b",
+      result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] },
+    });
     assert.ok(counter.count(textOf(viaRule.parts)) <= 400);
-    const own = await loupe.client.project({ source: "codex", budgetTokens: 1500, sessionId: "b", result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] } });
+    const own = await loupe.client.project({
+      source: "codex",
+      budgetTokens: 1500,
+      sessionId: "b",
+      result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] },
+    });
     const tokens = counter.count(textOf(own.parts));
     assert.ok(tokens > 400 && tokens <= 1500, `the request's budget overrides the rule's (${String(tokens)})`);
   });
 
   it("cuts a vendor history per the app's rule over gRPC, byte-identical when the app has no cut", async () => {
     const long = numberedLines(1000);
-    const history = new TextEncoder().encode(JSON.stringify({
-      model: "claude",
-      messages: [
-        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "make" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: long }] },
-      ],
-    }));
+    const history = new TextEncoder().encode(
+      JSON.stringify({
+        model: "claude",
+        messages: [
+          { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "make" } }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: long }] },
+        ],
+      }),
+    );
     const cut = await loupe.client.cutHistory({ source: "codex", format: HistoryFormat.ANTHROPIC, historyJson: history });
     assert.equal(cut.cutResults, 1);
     assert.ok(cut.savedTokens > 0 && cut.historyJson.byteLength < history.byteLength / 2);
@@ -73,13 +91,18 @@ describe("per-app rules (RulesService and REST)", () => {
     const first = numberedLines(1000, "first");
     const second = numberedLines(1000, "second");
     const encode = (messages: unknown[]) => new TextEncoder().encode(JSON.stringify({ model: "claude", messages }));
-    const cut = async (messages: unknown[]) => JSON.parse(new TextDecoder().decode((await loupe.client.cutHistory({ source: "pin-app", format: HistoryFormat.ANTHROPIC, historyJson: encode(messages) })).historyJson)) as { messages: Array<{ content: Array<{ content?: string }> }> };
+    const cut = async (messages: unknown[]) =>
+      JSON.parse(
+        new TextDecoder().decode(
+          (await loupe.client.cutHistory({ source: "pin-app", format: HistoryFormat.ANTHROPIC, historyJson: encode(messages) })).historyJson,
+        ),
+      ) as { messages: Array<{ content: Array<{ content?: string }> }> };
     const before = await cut(exchange("t1", first));
     await rules.setSourceLimit({ source: "pin-app", limit: { keepHeadChars: 1000, keepTailChars: 1000 } });
     const after = await cut([...exchange("t1", first), ...exchange("t2", second)]);
     assert.equal(after.messages[1]?.content[0]?.content, before.messages[1]?.content[0]?.content, "the earlier result keeps the cut it was first given");
     const fresh = after.messages[3]?.content[0]?.content ?? "";
-    assert.ok(fresh.length < 2200 && fresh.includes("characters omitted"), "the new result gets the new rule");
+    assert.ok(fresh.length < 2200 && /\[loupe: lines [\d,]+–[\d,]+ of [\d,]+ omitted /.test(fresh), "the new result gets the new rule");
     rules.close();
   });
 
@@ -126,17 +149,39 @@ describe("per-app rules (RulesService and REST)", () => {
     assert.equal(put.status, 200);
     const body = (await put.json()) as { source: string; limit: Record<string, unknown> };
     assert.equal(body.source, "claude-code");
-    assert.equal(body.limit["keepLimitChars"], 12000);
-    assert.equal(body.limit["keepHeadChars"], 3000, "defaults fill what the update left out");
+    assert.equal(body.limit["keep_limit_chars"], 12000);
+    assert.equal(body.limit["keep_head_chars"], 3000, "defaults fill what the update left out");
+    assert.deepEqual(body.limit["keep_tools"], ["Bash"], "keep_tools reads back as a plain array");
     const again = await rest("PUT", "/api/teams/local/source-limits?source=claude-code", { budget_tokens: 700 });
     const kept = ((await again.json()) as { limit: Record<string, unknown> }).limit;
-    assert.equal(kept["keepLimitChars"], 12000, "changing one field keeps the others");
-    assert.equal(kept["budgetTokens"], 700);
+    assert.equal(kept["keep_limit_chars"], 12000, "changing one field keeps the others");
+    assert.equal(kept["budget_tokens"], 700);
     const bad = await rest("PUT", "/api/teams/local/source-limits", { keep_limit_chars: 100 });
     assert.equal(bad.status, 400);
-    assert.match(((await bad.json()) as { error: string }).error, /keep_limit_chars/);
+    assert.match(((await bad.json()) as { message: string }).message, /keep_limit_chars/);
     assert.equal((await rest("GET", "/api/teams/other-team/source-limits")).status, 404);
     const read = await rest("GET", "/api/teams/local/source-limits");
-    assert.equal(((await read.json()) as { limit: Record<string, unknown> }).limit["budgetTokens"], 700);
+    assert.equal(((await read.json()) as { limit: Record<string, unknown> }).limit["budget_tokens"], 700);
+  });
+
+  it("takes seed 002's call as written: the app in the body, keep_tools a plain array", async () => {
+    const put = await fetch(`http://127.0.0.1:${String(loupe.httpPort)}/api/teams/local/source-limits`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: "my-agent", keep_limit_chars: 8000, keep_tools: ["bash", "exec_command"] }),
+    });
+    assert.equal(put.status, 200, await put.clone().text());
+    const read = (await (await fetch(`http://127.0.0.1:${String(loupe.httpPort)}/api/teams/local/source-limits?source=my-agent`)).json()) as {
+      source: string;
+      limit: Record<string, unknown>;
+    };
+    assert.equal(read.source, "my-agent");
+    assert.equal(read.limit["keep_limit_chars"], 8000);
+    assert.deepEqual(read.limit["keep_tools"], ["bash", "exec_command"]);
+    const clash = await fetch(`http://127.0.0.1:${String(loupe.httpPort)}/api/teams/local/source-limits?source=other`, {
+      method: "PUT",
+      body: JSON.stringify({ source: "my-agent", keep_limit_chars: 0 }),
+    });
+    assert.equal(clash.status, 400);
   });
 });

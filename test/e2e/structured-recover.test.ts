@@ -33,7 +33,6 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
   }));
   const original = { total_count: issues.length, items: issues };
 
-
   before(async () => {
     const specs = [
       {
@@ -53,7 +52,10 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
   after(() => loupe.stop());
 
   it("gives a valid JSON view within budget whose pointer continuations recover exactly the omitted values", async () => {
-    const response = await client.project({ sessionId: "j1", result: { toolName: "github_list_issues", parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
+    const response = await client.project({
+      sessionId: "j1",
+      result: { toolName: "github_list_issues", parts: [{ content: { case: "json", value: JSON.stringify(original) } }] },
+    });
     assert.equal(response.kind, ToolKind.STRUCTURED);
     const view = textOf(response.parts);
     assert.ok(counter.count(view) <= 2000);
@@ -76,7 +78,12 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
   });
 
   it("shapes a result by the field view the request names, from configuration, keeping identifiers and failures", async () => {
-    const project = (view: string) => client.project({ sessionId: "v", view, result: { toolName: "github_list_issues", parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
+    const project = (view: string) =>
+      client.project({
+        sessionId: "v",
+        view,
+        result: { toolName: "github_list_issues", parts: [{ content: { case: "json", value: JSON.stringify(original) } }] },
+      });
     const concise = await project("concise");
     const conciseView = textOf(concise.parts);
     assert.doesNotMatch(conciseView, /Steps to reproduce/, "concise leaves bodies out");
@@ -109,7 +116,14 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
         const expected = omission.itemStart !== undefined ? (target as unknown[]).slice(omission.itemStart, omission.itemEnd) : target;
         assert.deepEqual(typeof expected === "string" ? recovered : JSON.parse(recovered), expected, omission.continuationJson);
       } else {
-        assert.equal(recovered, canonical.split(/(?<=\n)/).slice((omission.startLine ?? 0) - 1, omission.endLine).join(""), omission.description);
+        assert.equal(
+          recovered,
+          canonical
+            .split(/(?<=\n)/)
+            .slice((omission.startLine ?? 0) - 1, omission.endLine)
+            .join(""),
+          omission.description,
+        );
       }
     }
     assert.ok(pointers > 0, "the index offers JSON-pointer continuations");
@@ -117,7 +131,13 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
 
   it("answers a pointer that names nothing with NOT_FOUND", async () => {
     const response = await client.project({ sessionId: "j2", result: { parts: [{ content: { case: "json", value: JSON.stringify(original) } }] } });
-    await assert.rejects(client.recover({ resultId: response.resultId, jsonPointer: "/nope/0" }), (error: unknown) => isAppError(error) && error.code === "not_found");
-    await assert.rejects(client.recover({ resultId: response.resultId, jsonPointer: "/items", itemStart: 5, itemEnd: 2 }), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    await assert.rejects(
+      client.recover({ resultId: response.resultId, jsonPointer: "/nope/0" }),
+      (error: unknown) => isAppError(error) && error.code === "not_found",
+    );
+    await assert.rejects(
+      client.recover({ resultId: response.resultId, jsonPointer: "/items", itemStart: 5, itemEnd: 2 }),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+    );
   });
 });

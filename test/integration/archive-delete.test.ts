@@ -21,8 +21,17 @@ describe("deleting results on RGW through loupe archive + loupe gateway", () => 
     const archivePort = await freePort();
     const gatewayPort = await freePort();
     const httpPort = await freePort();
-    archive = startLoupeProcess(["archive"], { ...s3ProcessEnv(s3TestEnv(), bucket), LOUPE_GRPC_PORT: String(archivePort), LOUPE_HTTP_PORT: String(await freePort()) });
-    gateway = startLoupeProcess(["gateway"], { LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`, LOUPE_GRPC_PORT: String(gatewayPort), LOUPE_HTTP_PORT: String(httpPort), LOUPE_RESULT_ID_SECRET: `delete-${run}` });
+    archive = startLoupeProcess(["archive"], {
+      ...s3ProcessEnv(s3TestEnv(), bucket),
+      LOUPE_GRPC_PORT: String(archivePort),
+      LOUPE_HTTP_PORT: String(await freePort()),
+    });
+    gateway = startLoupeProcess(["gateway"], {
+      LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`,
+      LOUPE_GRPC_PORT: String(gatewayPort),
+      LOUPE_HTTP_PORT: String(httpPort),
+      LOUPE_RESULT_ID_SECRET: `delete-${run}`,
+    });
     await Promise.all([archive.waitFor(/archive started/), gateway.waitFor(/gateway started/)]);
     client = createGrpcClient(ProjectionService, `127.0.0.1:${String(gatewayPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
     httpBase = `http://127.0.0.1:${String(httpPort)}`;
@@ -45,7 +54,11 @@ describe("deleting results on RGW through loupe archive + loupe gateway", () => 
     const text = numberedLines(3000, "shared");
     const first = await saved("g1", text);
     const second = await saved("g2", text);
-    assert.deepEqual(await client.deleteResults({ target: { case: "resultId", value: first } }), { $typeName: "loupe.v1.DeleteResultsResponse", resultsDeleted: 1, blobsDeleted: 0 });
+    assert.deepEqual(await client.deleteResults({ target: { case: "resultId", value: first } }), {
+      $typeName: "loupe.v1.DeleteResultsResponse",
+      resultsDeleted: 1,
+      blobsDeleted: 0,
+    });
     await assert.rejects(client.recover({ resultId: first, startLine: 1, endLine: 1 }), isNotFound);
     await client.recover({ resultId: second, startLine: 1, endLine: 1 });
     const last = await client.deleteResults({ target: { case: "resultId", value: second } });
@@ -54,7 +67,10 @@ describe("deleting results on RGW through loupe archive + loupe gateway", () => 
   });
 
   it("refuses a malformed target over gRPC", async () => {
-    await assert.rejects(client.deleteResults({ target: { case: "resultId", value: "nope" } }), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    await assert.rejects(
+      client.deleteResults({ target: { case: "resultId", value: "nope" } }),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+    );
     await assert.rejects(client.deleteResults({}), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
   });
 
@@ -64,7 +80,7 @@ describe("deleting results on RGW through loupe archive + loupe gateway", () => 
     const three = await saved("rest-2", numberedLines(3000, "three"));
     const call = async (path: string) => {
       const response = await fetch(`${httpBase}${path}`, { method: "DELETE" });
-      return { status: response.status, body: (await response.json()) };
+      return { status: response.status, body: await response.json() };
     };
 
     assert.equal((await call(`/api/teams/acme/results/${one}`)).status, 404);

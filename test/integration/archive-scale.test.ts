@@ -25,8 +25,21 @@ describe("archive at scale, on Ceph RGW through gRPC", () => {
   let archive: ArchiveHandle;
 
   before(async () => {
-    store = createS3ArchiveStore({ endpoint: s3.endpoint, region: s3.region, bucket, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, createBucketIfMissing: true });
-    const config = loadConfig({ LOUPE_ARCHIVE_BACKEND: "s3", LOUPE_S3_ENDPOINT: s3.endpoint, LOUPE_S3_BUCKET: bucket, LOUPE_GRPC_PORT: "0", LOUPE_MAX_RESULT_BYTES: String(128 * MIB) });
+    store = createS3ArchiveStore({
+      endpoint: s3.endpoint,
+      region: s3.region,
+      bucket,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      createBucketIfMissing: true,
+    });
+    const config = loadConfig({
+      LOUPE_ARCHIVE_BACKEND: "s3",
+      LOUPE_S3_ENDPOINT: s3.endpoint,
+      LOUPE_S3_BUCKET: bucket,
+      LOUPE_GRPC_PORT: "0",
+      LOUPE_MAX_RESULT_BYTES: String(128 * MIB),
+    });
     archive = await startArchive(config, { logger: createLogger({ service: "test", level: "error" }), store, httpEndpoint: false });
   });
   after(async () => {
@@ -61,7 +74,14 @@ describe("archive Put across processes (one RGW bucket)", () => {
     for (let index = 0; index < 4; index++) {
       const port = await freePort();
       ports.push(port);
-      processes.push(startLoupeProcess(["archive"], { ...s3ProcessEnv(s3, bucket), LOUPE_GRPC_PORT: String(port), LOUPE_HTTP_PORT: "0", LOUPE_MAX_RESULT_BYTES: String(128 * MIB) }));
+      processes.push(
+        startLoupeProcess(["archive"], {
+          ...s3ProcessEnv(s3, bucket),
+          LOUPE_GRPC_PORT: String(port),
+          LOUPE_HTTP_PORT: "0",
+          LOUPE_MAX_RESULT_BYTES: String(128 * MIB),
+        }),
+      );
     }
     await Promise.all(processes.map((child) => child.waitFor(/archive started/)));
   });
@@ -92,7 +112,9 @@ describe("archive Put across processes (one RGW bucket)", () => {
     const pid = processes[0]?.child.pid ?? 0;
     const revisions = await Promise.all(Array.from({ length: 20 }, (_, index) => generatedRevision(size, 100 + index)));
     const client = createGrpcClient(ArchiveService, `127.0.0.1:${String(ports[0])}`, { maxResultBytes: 128 * MIB });
-    await Promise.all(revisions.map(({ revision, sizeBytes }, index) => client.put(putRequests(resultId(), revision, sizeBytes, generatedLog(size, 100 + index)))));
+    await Promise.all(
+      revisions.map(({ revision, sizeBytes }, index) => client.put(putRequests(resultId(), revision, sizeBytes, generatedLog(size, 100 + index)))),
+    );
     client.close();
     const status = await readFile(`/proc/${String(pid)}/status`, "utf8");
     const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0");
@@ -102,5 +124,11 @@ describe("archive Put across processes (one RGW bucket)", () => {
 });
 
 function store_(bucket: string): S3ArchiveStore {
-  return createS3ArchiveStore({ endpoint: s3.endpoint, region: s3.region, bucket, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  return createS3ArchiveStore({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
 }

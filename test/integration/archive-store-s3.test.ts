@@ -73,7 +73,7 @@ async function useBucket(extra: Partial<S3ArchiveStoreOptions> = {}) {
       for (const upload of uploads.Uploads ?? []) {
         await admin.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
       }
-      for (let page = await admin.send(new ListObjectsV2Command({ Bucket: bucket })); ; ) {
+      for (let page = await admin.send(new ListObjectsV2Command({ Bucket: bucket })); ;) {
         await Promise.all((page.Contents ?? []).map((object) => admin.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }))));
         if (page.IsTruncated !== true) break;
         page = await admin.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: page.NextContinuationToken }));
@@ -162,9 +162,7 @@ describe("createS3ArchiveStore() against RGW", () => {
 
   it("lets exactly one of 3 concurrent streamed ifAbsent puts of known size create the key", async () => {
     const sizeBytes = 9 * MIB;
-    const outcomes = await Promise.all(
-      [5, 6, 7].map((seed) => store.put("t/race-big", patternStream(seed, sizeBytes), { ifAbsent: true, sizeBytes })),
-    );
+    const outcomes = await Promise.all([5, 6, 7].map((seed) => store.put("t/race-big", patternStream(seed, sizeBytes), { ifAbsent: true, sizeBytes })));
     assert.equal(outcomes.filter((outcome) => outcome === "created").length, 1);
     const seed = [5, 6, 7][outcomes.indexOf("created")] ?? 0;
     assert.equal(sha256(await store.get("t/race-big")), sha256(patternBytes(seed, 0, sizeBytes)));

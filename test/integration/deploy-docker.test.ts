@@ -1,7 +1,19 @@
 // Offline checks of deploy/docker: entrypoints, users, ports and health checks agree with the `loupe` command and docs/configuration.md.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { GRPC_PORT, HTTP_PORT, SERVICES, assertVariablesFor, dockerInstructions, dockerfilePath, execForm, loupeCommands, loupeNames, read, workspaceDirs } from "../support/deploy-files.js";
+import {
+  GRPC_PORT,
+  HTTP_PORT,
+  SERVICES,
+  assertVariablesFor,
+  dockerInstructions,
+  dockerfilePath,
+  execForm,
+  loupeCommands,
+  loupeNames,
+  read,
+  workspaceDirs,
+} from "../support/deploy-files.js";
 import type { Instruction, Service } from "../support/deploy-files.js";
 
 describe("deploy/docker/<service>.Dockerfile", () => {
@@ -23,8 +35,11 @@ describe("deploy/docker/<service>.Dockerfile", () => {
       assert.match(final("FROM")[0]?.args ?? "", /^\$\{NODE_IMAGE\}/);
       const user = final("USER")[0]?.args ?? "root";
       assert.ok(!["root", "0", "0:0"].includes(user), `runs as ${user}`);
-      const env = final("ENV").map((instruction) => instruction.args).join(" ");
-      for (const setting of ["NODE_ENV=production", "LOUPE_GRPC_HOST=0.0.0.0", "LOUPE_HTTP_HOST=0.0.0.0"]) assert.ok(env.includes(setting), `ENV lacks ${setting}`);
+      const env = final("ENV")
+        .map((instruction) => instruction.args)
+        .join(" ");
+      for (const setting of ["NODE_ENV=production", "LOUPE_GRPC_HOST=0.0.0.0", "LOUPE_HTTP_HOST=0.0.0.0"])
+        assert.ok(env.includes(setting), `ENV lacks ${setting}`);
       assert.deepEqual(final("EXPOSE")[0]?.args.split(/\s+/).map(Number), [GRPC_PORT[service], HTTP_PORT[service]]);
       const health = final("HEALTHCHECK")[0]?.args ?? "";
       assert.ok(health.includes(`|| ${HTTP_PORT[service]}) + '/healthz'`), `HEALTHCHECK does not GET /healthz on ${HTTP_PORT[service]}: ${health}`);
@@ -50,7 +65,9 @@ describe("deploy/docker/<service>.Dockerfile", () => {
   });
 
   it("keeps host-built node_modules and dist out of the build context", () => {
-    const ignored = read(".dockerignore").split("\n").map((line) => line.trim());
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((line) => line.trim());
     for (const pattern of ["**/node_modules", "**/dist", "**/*.tsbuildinfo"]) assert.ok(ignored.includes(pattern), `.dockerignore lacks ${pattern}`);
     if (ignored.includes("test/*")) assert.ok(ignored.includes("!test/package.json"), "test/package.json must stay in the context");
   });

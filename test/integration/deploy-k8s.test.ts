@@ -54,8 +54,13 @@ describe("deploy/k8s", () => {
       assertVariablesFor(service, [...env.keys()], `deploy/k8s ${service}`);
       for (const variable of env.values()) {
         const { configMapKeyRef, secretKeyRef } = variable.valueFrom ?? {};
-        if (configMapKeyRef) assert.ok(configMapKeyRef.name === "loupe-config" && configKeys.includes(configMapKeyRef.key), `${variable.name} → ${JSON.stringify(configMapKeyRef)}`);
-        if (secretKeyRef) assert.ok(secretKeyRef.name === "loupe-secrets" && secretKeys.includes(secretKeyRef.key), `${variable.name} → ${JSON.stringify(secretKeyRef)}`);
+        if (configMapKeyRef)
+          assert.ok(
+            configMapKeyRef.name === "loupe-config" && configKeys.includes(configMapKeyRef.key),
+            `${variable.name} → ${JSON.stringify(configMapKeyRef)}`,
+          );
+        if (secretKeyRef)
+          assert.ok(secretKeyRef.name === "loupe-secrets" && secretKeys.includes(secretKeyRef.key), `${variable.name} → ${JSON.stringify(secretKeyRef)}`);
       }
 
       assert.ok(container.readinessProbe?.httpGet, "readiness uses GET /healthz");
@@ -66,7 +71,8 @@ describe("deploy/k8s", () => {
         if (probe.grpc) assert.equal(probe.grpc.port, GRPC_PORT[service]);
       }
 
-      for (const kind of ["requests", "limits"] as const) for (const resource of ["cpu", "memory"]) assert.ok(container.resources?.[kind]?.[resource], `${kind}.${resource} missing`);
+      for (const kind of ["requests", "limits"] as const)
+        for (const resource of ["cpu", "memory"]) assert.ok(container.resources?.[kind]?.[resource], `${kind}.${resource} missing`);
       assert.equal(pod.securityContext?.runAsNonRoot, true);
       assert.ok((pod.securityContext?.runAsUser ?? 0) > 0, "runAsUser must be numeric and non-zero (the image's user is named)");
       assert.equal(container.securityContext?.readOnlyRootFilesystem, true);
@@ -94,5 +100,44 @@ describe("deploy/k8s", () => {
     const labels = find("Deployment", "gateway")?.spec?.template?.metadata.labels;
     const budget = manifests.find((manifest) => manifest.kind === "PodDisruptionBudget" && selects(manifest.spec?.selector, labels));
     assert.ok(budget, "no PodDisruptionBudget selects the gateway pods");
+  });
+
+  for (const service of SERVICES) {
+    it(`${service}: scraped at /metrics on its HTTP port, autoscaled from two replicas, kept up through disruptions, fenced by a NetworkPolicy`, () => {
+      const deployment = find("Deployment", service) as (Manifest & { spec: { template: { metadata: { annotations?: Record<string, string> } } } }) | undefined;
+      const annotations = deployment?.spec.template.metadata.annotations ?? {};
+      assert.deepEqual(
+        [annotations["prometheus.io/scrape"], annotations["prometheus.io/port"], annotations["prometheus.io/path"]],
+        ["true", String(HTTP_PORT[service]), "/metrics"],
+      );
+      const env = deployment?.spec.template.spec.containers[0]?.env ?? [];
+      const otlp = env.find((variable) => variable.name === "OTEL_EXPORTER_OTLP_ENDPOINT")?.valueFrom?.configMapKeyRef;
+      assert.ok(otlp?.name === "loupe-config" && configKeys.includes(otlp.key), "the collector endpoint comes from loupe-config");
+      const hpa = find("HorizontalPodAutoscaler", service) as
+        (Manifest & { spec: { scaleTargetRef: { kind: string; name: string }; minReplicas: number; maxReplicas: number } }) | undefined;
+      assert.ok(hpa, `no HorizontalPodAutoscaler ${service}`);
+      assert.deepEqual([hpa.spec.scaleTargetRef.kind, hpa.spec.scaleTargetRef.name], ["Deployment", service]);
+      assert.ok(hpa.spec.minReplicas >= 2 && hpa.spec.maxReplicas > hpa.spec.minReplicas);
+      const labels = deployment?.spec.template.metadata.labels;
+      assert.ok(
+        manifests.some((manifest) => manifest.kind === "PodDisruptionBudget" && selects(manifest.spec?.selector, labels)),
+        `no PodDisruptionBudget selects ${service}`,
+      );
+      const policy = find("NetworkPolicy", service) as (Manifest & { spec: { podSelector: { matchLabels: Record<string, string> } } }) | undefined;
+      assert.ok(policy && selects(policy.spec.podSelector, labels), `no NetworkPolicy selects ${service}`);
+    });
+  }
+
+  it("lets only the gateway and the note-worker reach the archive's gRPC port", () => {
+    interface Rule {
+      from?: { podSelector?: { matchLabels?: Record<string, string> } }[];
+      ports?: { port: string | number }[];
+    }
+    const policy = find("NetworkPolicy", "archive") as (Manifest & { spec: { policyTypes: string[]; ingress: Rule[] } }) | undefined;
+    assert.ok(policy?.spec.policyTypes.includes("Ingress") === true);
+    const grpcRules = policy.spec.ingress.filter((rule) => (rule.ports ?? []).some((port) => port.port === "grpc" || port.port === GRPC_PORT.archive));
+    assert.equal(grpcRules.length, 1, "one rule for the gRPC port");
+    const callers = (grpcRules[0]?.from ?? []).map((peer) => peer.podSelector?.matchLabels?.["app.kubernetes.io/name"]).sort();
+    assert.deepEqual(callers, ["gateway", "note-worker"]);
   });
 });

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createArchiveClient } from "@loupe/archive-client";
 import { loadConfig, startGateway, type GatewayHandle } from "@loupe/gateway";
+import { gatewayConfigDeps } from "@loupe/gateway/run";
+import { createMemoryStateStore } from "@loupe/state-store";
 import { createGrpcClient, registerService, startGrpcServer, type GrpcServer } from "@loupe/grpc";
 import { ArchiveService, ProjectionService } from "@loupe/proto";
 import { createLogger } from "@loupe/runtime";
@@ -42,15 +45,26 @@ describe("gateway fail-open (invariant 6)", () => {
     await telemetry.shutdown();
   });
 
-  async function withGateway(archiveAddress: string, body: (gateway: GatewayHandle, project: (text: string) => ReturnType<ReturnType<typeof createGrpcClient<typeof ProjectionService>>["project"]>) => Promise<void>) {
+  async function withGateway(
+    archiveAddress: string,
+    body: (
+      gateway: GatewayHandle,
+      project: (text: string) => ReturnType<ReturnType<typeof createGrpcClient<typeof ProjectionService>>["project"]>,
+    ) => Promise<void>,
+  ) {
     const config = { ...loadConfig({ LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0", LOUPE_ARCHIVE_TIMEOUT_MS: "300" }), archiveAddress };
-    const gateway = await startGateway(config, { logger: quiet });
+    // As the gateway's composition root builds it, with an in-process state store and no bus.
+    const state = createMemoryStateStore();
+    const archive = createArchiveClient(archiveAddress, config.maxResultBytes);
+    const gateway = await startGateway(config, { logger: quiet, state, archive, bus: undefined, ...(await gatewayConfigDeps(config, {})) });
     const client = createGrpcClient(ProjectionService, `127.0.0.1:${String(gateway.grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
     try {
       await body(gateway, (text) => client.project({ sessionId: "s", result: { toolName: "bash", parts: [{ content: { case: "text", value: text } }] } }));
     } finally {
       client.close();
       await gateway.stop();
+      archive.close();
+      await state.close();
     }
   }
 
@@ -87,7 +101,10 @@ describe("gateway fail-open (invariant 6)", () => {
       assert.equal(response.archived, false);
       assert.ok(Buffer.byteLength(view) <= 50 * 1024);
       assert.match(view, /^\[loupe\] lines [\d,]+–[\d,]+ of 5,000 omitted; the full result could not be saved$/m);
-      assert.deepEqual(response.omissions.map((omission) => omission.continuationJson), [""]);
+      assert.deepEqual(
+        response.omissions.map((omission) => omission.continuationJson),
+        [""],
+      );
     });
   });
 });

@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { after, afterEach, before, describe, it } from "node:test";
-import { SpanStatusCode, injectTraceHeaders, recordSpanEvent, startTelemetry, withExtractedContext, withSpan } from "@loupe/telemetry";
+import {
+  SpanStatusCode,
+  countMetric,
+  injectTraceHeaders,
+  recordMetric,
+  recordSpanEvent,
+  startTelemetry,
+  withExtractedContext,
+  withSpan,
+} from "@loupe/telemetry";
 import type { Telemetry } from "@loupe/telemetry";
+import { createLogger } from "@loupe/runtime";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@loupe/telemetry/testing";
 import type { ReadableSpan } from "@loupe/telemetry/testing";
 
@@ -36,7 +43,10 @@ describe("@loupe/telemetry", () => {
 
   it("withSpan sets ERROR status, records the exception and rethrows", async () => {
     const failure = Object.assign(new Error("archive unreachable [addr=x]"), { name: "AppError", code: "unavailable" });
-    await assert.rejects(withSpan("recover", { "loupe.result_id": "r1" }, async () => Promise.reject(failure)), (error) => error === failure);
+    await assert.rejects(
+      withSpan("recover", { "loupe.result_id": "r1" }, async () => Promise.reject(failure)),
+      (error) => error === failure,
+    );
     const span = finished("recover");
     assert.equal(span.status.code, SpanStatusCode.ERROR);
     assert.equal(span.status.message, "archive unreachable [addr=x]");
@@ -44,6 +54,20 @@ describe("@loupe/telemetry", () => {
     assert.equal(span.attributes["loupe.result_id"], "r1");
     const exception = span.events.find((event) => event.name === "exception");
     assert.equal(exception?.attributes?.["exception.message"], "archive unreachable [addr=x]");
+  });
+
+  it("JSON log lines carry the active span's trace_id and span_id, and none outside a span", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ service: "test", write: (line) => lines.push(line) });
+    await withSpan("logging", {}, async () => logger.info("inside", { resultId: "r_1" }));
+    logger.info("outside");
+    const span = finished("logging");
+    const [inside, outside] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(inside?.["trace_id"], span.spanContext().traceId);
+    assert.equal(inside?.["span_id"], span.spanContext().spanId);
+    assert.equal(inside?.["resultId"], "r_1");
+    assert.equal(outside?.["trace_id"], undefined);
+    assert.equal(outside?.["span_id"], undefined);
   });
 
   it("nests spans and records events on the active span", async () => {
@@ -86,32 +110,56 @@ describe("@loupe/telemetry", () => {
   });
 });
 
-describe("@loupe/telemetry/register", () => {
-  it("lets the ioredis instrumentation trace an ES module import", async () => {
-    const key = `loupe-test:telemetry:${randomUUID()}`;
-    const script = `
-      import { startTelemetry, withSpan } from "@loupe/telemetry";
-      import { InMemorySpanExporter, SimpleSpanProcessor } from "@loupe/telemetry/testing";
-      const exporter = new InMemorySpanExporter();
-      const telemetry = startTelemetry({ serviceName: "register-test", spanProcessors: [new SimpleSpanProcessor(exporter)] });
-      const { Redis } = await import("ioredis");
-      const redis = new Redis("redis://127.0.0.1:6379");
-      await withSpan("parent", {}, async () => { await redis.set(${JSON.stringify(key)}, "v"); await redis.del(${JSON.stringify(key)}); });
-      await redis.quit();
-      // Read before shutdown: shutting down an InMemorySpanExporter empties it.
-      console.log(JSON.stringify(exporter.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes }))));
-      await telemetry.shutdown();`;
-    const cwd = fileURLToPath(new URL("..", import.meta.url));
-    const args = ["--conditions=source", "--import", "tsx", "--import", "@loupe/telemetry/register", "--input-type=module", "-e", script];
-    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    const exitCode = await new Promise((resolve) => child.on("exit", resolve));
-    assert.equal(exitCode, 0);
-    const spans = JSON.parse(stdout.trim().split("\n").at(-1) ?? "[]") as { name: string; attributes: Record<string, unknown> }[];
-    const names = spans.map((span) => span.name);
-    assert.ok(names.includes("parent"), names.join(","));
-    assert.ok(names.includes("set") && names.includes("del"), `ioredis spans missing: ${names.join(",")}`);
-    assert.equal(spans.find((span) => span.name === "set")?.attributes["db.system.name"], "redis");
+describe("startTelemetry: configured by the OTEL_* variables alone", () => {
+  it("with no exporter set registers no tracer (spans are no-ops) and still keeps metrics for /metrics", async () => {
+    const telemetry = startTelemetry({ serviceName: "loupe-metrics-test", env: {} });
+    try {
+      assert.equal(telemetry.tracing, false);
+      const traceparent = await withSpan("not recorded", {}, async () => injectTraceHeaders().traceparent);
+      assert.equal(traceparent, undefined, "no trace context without a tracer");
+      countMetric("loupe.projections", { kind: "command", source: "app", archived: true });
+      countMetric("loupe.projections", { kind: "command", source: "app", archived: true });
+      recordMetric("loupe.archive.put.duration", 12, { operation: "put", outcome: "ok" });
+      const text = await telemetry.metricsText();
+      assert.match(text, /^loupe_projections_total\{[^}]*kind="command"[^}]*\} 2\b/m);
+      assert.match(text, /^loupe_archive_put_duration\w*_count\{[^}]*operation="put"[^}]*\} 1\b/m);
+      assert.match(text, /# HELP loupe_projections_total Project answers/);
+      // The runtime's metrics, under their OpenTelemetry names.
+      assert.match(text, /^process_memory_usage(_bytes)?\{[^}]*\} [1-9]\d*/m);
+      assert.match(text, /^v8js_memory_heap_used(_bytes)?\{/m);
+      assert.match(text, /^process_uptime(_seconds)?\{/m);
+    } finally {
+      await telemetry.shutdown();
+    }
+  });
+
+  it("OTEL_SDK_DISABLED turns everything off, and an unknown exporter or protocol is refused by name", async () => {
+    const off = startTelemetry({ serviceName: "off", env: { OTEL_SDK_DISABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:1" } });
+    assert.equal(off.tracing, false);
+    assert.equal(await off.metricsText(), "");
+    await off.shutdown();
+    assert.throws(() => startTelemetry({ serviceName: "x", env: { OTEL_TRACES_EXPORTER: "zipkin" } }), /OTEL_TRACES_EXPORTER .*zipkin/);
+    assert.throws(
+      () => startTelemetry({ serviceName: "x", env: { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "http/xml" } }),
+      /unknown OTLP protocol/,
+    );
+  });
+
+  it("an endpoint alone turns on OTLP traces; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES name the resource", async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = startTelemetry({
+      serviceName: "loupe-gateway",
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SERVICE_NAME: "edge-gateway", OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test" },
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    try {
+      assert.equal(telemetry.tracing, true);
+      await withSpan("named", {}, async () => undefined);
+      const span = exporter.getFinishedSpans().find((candidate) => candidate.name === "named");
+      assert.equal(span?.resource.attributes["service.name"], "edge-gateway");
+      assert.equal(span?.resource.attributes["deployment.environment"], "test");
+    } finally {
+      await telemetry.shutdown();
+    }
   });
 });

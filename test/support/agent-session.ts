@@ -25,7 +25,9 @@ const text = (value: string) => ({ content: { case: "text" as const, value } });
  * Seqs start at `firstSeq`.
  */
 export function agentSession(rounds: number, firstSeq = 1): TurnInit[] {
-  const turns: TurnInit[] = [{ seq: firstSeq, role: "user", parts: [text("Fix the failing parser test in src/parser.ts; the CI run says `npm test` fails with a TypeError.")] }];
+  const turns: TurnInit[] = [
+    { seq: firstSeq, role: "user", parts: [text("Fix the failing parser test in src/parser.ts; the CI run says `npm test` fails with a TypeError.")] },
+  ];
   const failing = runCommand(`node -e 'const rows = undefined; function parse(r) { return r.length } console.log("running 12 tests"); parse(rows)'`);
   for (let round = 0; round < rounds; round++) {
     const seq = firstSeq + 1 + round * 2;
@@ -45,7 +47,8 @@ export function agentSession(rounds: number, firstSeq = 1): TurnInit[] {
       call = { name: "Bash", args: { command: `ls -la /usr/lib | head -n ${String(40 + round)}` } };
       result = runCommand(`ls -la /usr/lib | head -n ${String(40 + round)}`);
     }
-    const say = round === 3 ? "The root cause is that parse() gets undefined rows; I'll guard it in src/parser.ts." : `Step ${String(round + 1)}: running ${call.name}.`;
+    const say =
+      round === 3 ? "The root cause is that parse() gets undefined rows; I'll guard it in src/parser.ts." : `Step ${String(round + 1)}: running ${call.name}.`;
     turns.push({ seq, role: "assistant", parts: [text(say)], toolCalls: [{ toolUseId: id, name: call.name, argsJson: JSON.stringify(call.args) }] });
     turns.push({
       seq: seq + 1,

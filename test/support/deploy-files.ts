@@ -27,7 +27,9 @@ for (const section of configDoc.split(/^## /m).slice(1)) {
 }
 export function defaultPorts(variable: string): Record<Service, number> {
   const row = configDoc.split("\n").find((line) => line.startsWith(`| \`${variable}\``)) ?? "";
-  const ports: Partial<Record<string, number>> = Object.fromEntries([...row.matchAll(/(gateway|archive|note-worker) `(\d+)`/g)].map(([, service, port]) => [service!, Number(port)] as const));
+  const ports: Partial<Record<string, number>> = Object.fromEntries(
+    [...row.matchAll(/(gateway|archive|note-worker) `(\d+)`/g)].map(([, service, port]) => [service!, Number(port)] as const),
+  );
   for (const service of SERVICES) assert.ok(ports[service], `docs/configuration.md gives no default ${variable} for ${service}`);
   return ports as Record<Service, number>;
 }
@@ -45,14 +47,22 @@ export function assertVariablesFor(service: Service, names: readonly string[], w
 
 // ---------- the `loupe` command's own list of commands (its help text)
 export function loupeCommands(): Set<string> {
-  const help = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", "services/loupe/src/main.ts", "help"], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const help = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", "services/loupe/src/main.ts", "help"], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   assert.equal(help.status, 0, `loupe help failed: ${help.stderr}`);
   const commands = help.stdout.slice(help.stdout.indexOf("commands:")).split("\n\n")[0]!;
   return new Set([...commands.matchAll(/^ {2}(\S+) {2,}/gm)].map(([, command]) => command!));
 }
 
 // ---------- Dockerfiles
-export interface Instruction { keyword: string; args: string; stage: number }
+export interface Instruction {
+  keyword: string;
+  args: string;
+  stage: number;
+}
 export function dockerInstructions(text: string): Instruction[] {
   let stage = -1;
   return text
@@ -70,13 +80,14 @@ export const dockerfilePath = (service: Service): string => `deploy/docker/${ser
 export const execForm = (args: string): unknown => JSON.parse(args.replace(/^.*?(?=\[)/s, ""));
 export function workspaceDirs(): string[] {
   const { packages } = parse(read("pnpm-workspace.yaml")) as { packages: string[] };
-  return packages.flatMap((pattern) => {
-    if (!pattern.endsWith("/*")) return [pattern];
-    const parent = pattern.slice(0, -2);
-    return readdirSync(join(root, parent)).map((name) => `${parent}/${name}`);
-  }).filter((dir) => existsSync(join(root, dir, "package.json")));
+  return packages
+    .flatMap((pattern) => {
+      if (!pattern.endsWith("/*")) return [pattern];
+      const parent = pattern.slice(0, -2);
+      return readdirSync(join(root, parent)).map((name) => `${parent}/${name}`);
+    })
+    .filter((dir) => existsSync(join(root, dir, "package.json")));
 }
-
 
 // ---------- docker-compose.yml
 export interface ComposeService {
@@ -92,23 +103,45 @@ export interface ComposeService {
 }
 
 // ---------- deploy/k8s
-export interface KeyRef { name: string; key: string; optional?: boolean }
-export interface EnvVar { name: string; value?: string; valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef } }
-export interface Probe { httpGet?: { path: string; port: number | string }; grpc?: { port: number } }
+export interface KeyRef {
+  name: string;
+  key: string;
+  optional?: boolean;
+}
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef };
+}
+export interface Probe {
+  httpGet?: { path: string; port: number | string };
+  grpc?: { port: number };
+}
 export interface Container {
-  name: string; image: string; args?: string[]; env?: EnvVar[];
+  name: string;
+  image: string;
+  args?: string[];
+  env?: EnvVar[];
   ports?: { name?: string; containerPort: number }[];
-  startupProbe?: Probe; readinessProbe?: Probe; livenessProbe?: Probe;
+  startupProbe?: Probe;
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; capabilities?: { drop?: string[] } };
   volumeMounts?: { name: string; mountPath: string }[];
 }
-export interface PodSpec { containers: Container[]; securityContext?: { runAsNonRoot?: boolean; runAsUser?: number }; volumes?: { name: string; emptyDir?: Mapping }[] }
+export interface PodSpec {
+  containers: Container[];
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  volumes?: { name: string; emptyDir?: Mapping }[];
+}
 /** A Deployment's or PodDisruptionBudget's `{ matchLabels }`, or a Service's plain map. */
 export type Selector = { matchLabels?: Record<string, string> } | Record<string, string>;
 export interface Manifest {
-  kind: string; metadata: { name: string; namespace?: string };
-  data?: Record<string, string>; stringData?: Record<string, string>;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
   spec?: {
     replicas?: number;
     selector?: Selector;
@@ -123,10 +156,12 @@ export function yamlFiles(dir: string): string[] {
   );
 }
 export function parseManifests(text: string, where: string): Manifest[] {
-  return parseAllDocuments(text).map((document) => {
-    assert.deepEqual(document.errors.map(String), [], `${where} does not parse`);
-    return document.toJS() as Manifest;
-  }).filter((manifest) => manifest !== null);
+  return parseAllDocuments(text)
+    .map((document) => {
+      assert.deepEqual(document.errors.map(String), [], `${where} does not parse`);
+      return document.toJS() as Manifest;
+    })
+    .filter((manifest) => manifest !== null);
 }
 /** True when `selector` (a Service's map or a `{ matchLabels }`) is non-empty and matches `labels`. */
 export function selects(selector: Selector | undefined, labels: Record<string, string> = {}): boolean {

@@ -20,7 +20,10 @@ export interface EmbeddedLoupe {
  * Starts embedded Loupe for a test; `env` adds variables, and may use the
  * data dir (e.g. a config file written there by `prepare`).
  */
-export async function startEmbeddedLoupe(env: Record<string, string> = {}, prepare?: (dataDir: string) => Promise<Record<string, string>>): Promise<EmbeddedLoupe> {
+export async function startEmbeddedLoupe(
+  env: Record<string, string> = {},
+  prepare?: (dataDir: string) => Promise<Record<string, string>>,
+): Promise<EmbeddedLoupe> {
   const dataDir = await mkdtemp(join(tmpdir(), "loupe-e2e-"));
   const extra = prepare ? await prepare(dataDir) : {};
   // Port 0: the process binds free ports itself and logs them (no window for another bind to take them).

@@ -27,7 +27,9 @@ export async function generatedLines(sizeBytes: number, seed: number, first: num
   let line = 0;
   const picked: string[] = [];
   for await (const chunk of generatedLog(sizeBytes, seed)) {
-    for (const text of Buffer.from(chunk).toString("utf8").split(/(?<=\n)/)) {
+    for (const text of Buffer.from(chunk)
+      .toString("utf8")
+      .split(/(?<=\n)/)) {
       line++;
       if (line >= first && line <= last) picked.push(text);
     }

@@ -17,7 +17,7 @@ export function rebuildFromView(viewText: string, totalLines: number, omissions:
   let cursor = viewLines.length - (totalLines - omitted + omissions.length);
   const byStart = new Map(omissions.map((omission) => [omission.startLine, omission]));
   let rebuilt = "";
-  for (let line = 1; line <= totalLines; ) {
+  for (let line = 1; line <= totalLines;) {
     const omission = byStart.get(line);
     cursor++;
     if (omission) {

@@ -27,7 +27,8 @@ export async function recoverOmission(client: GrpcClient<typeof ProjectionServic
     const text = response.parts.map((part) => (part.content.case === "text" ? part.content.value : "")).join("");
     if (text === "") throw new Error("a page served nothing");
     // Byte ranges (line and byte recoveries) must continue exactly where the last page ended.
-    if (response.startByte !== undefined && (response.startByte !== previousEnd || (response.endByte ?? 0) <= previousEnd)) throw new Error(`cursor did not advance [from=${String(previousEnd)}]`);
+    if (response.startByte !== undefined && (response.startByte !== previousEnd || (response.endByte ?? 0) <= previousEnd))
+      throw new Error(`cursor did not advance [from=${String(previousEnd)}]`);
     previousEnd = response.endByte ?? 0;
     pages.push(response);
     if (pages.length > 10_000) throw new Error("too many pages");

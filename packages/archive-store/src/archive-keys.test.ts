@@ -104,7 +104,10 @@ describe("encodeKeySegment()", () => {
 
   for (const bad of ["a.b", "_2", "_zz", "_2e", "_uD80", "_C3", "a_", "_u0041"]) {
     it(`refuses to decode ${JSON.stringify(bad)}`, () => {
-      assert.throws(() => decodeKeySegment(bad), (error) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => decodeKeySegment(bad),
+        (error) => isAppError(error) && error.code === "invalid_argument",
+      );
     });
   }
 });
@@ -136,8 +139,14 @@ describe("key builders", () => {
 
   for (const digest of ["", SHA.toUpperCase(), `sha256:${SHA}`, SHA.slice(1), `${SHA}0`, `${SHA.slice(0, 63)}g`]) {
     it(`refuses the digest ${JSON.stringify(digest.slice(0, 12))}…`, () => {
-      assert.throws(() => blobKey("local", digest), (error) => isAppError(error) && error.code === "invalid_argument");
-      assert.throws(() => lineIndexKey("local", digest), (error) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => blobKey("local", digest),
+        (error) => isAppError(error) && error.code === "invalid_argument",
+      );
+      assert.throws(
+        () => lineIndexKey("local", digest),
+        (error) => isAppError(error) && error.code === "invalid_argument",
+      );
     });
   }
 });
@@ -177,7 +186,10 @@ describe("index keys", () => {
 
   it("sort expiry entries by time", () => {
     const keys = [5, 1_000, 99, 1_700_000_000_000].map((ms) => expiryEntryKey("local", ms, "r"));
-    assert.deepEqual([...keys].sort(), [5, 99, 1_000, 1_700_000_000_000].map((ms) => expiryEntryKey("local", ms, "r")));
+    assert.deepEqual(
+      [...keys].sort(),
+      [5, 99, 1_000, 1_700_000_000_000].map((ms) => expiryEntryKey("local", ms, "r")),
+    );
   });
 
   it("never overlap a tenant's prefix with the tenant markers", () => {
@@ -186,13 +198,19 @@ describe("index keys", () => {
 
   for (const bad of [-1, 1.5, 10 ** 15, Number.NaN]) {
     it(`refuses the expiry time ${String(bad)}`, () => {
-      assert.throws(() => expiryEntryKey("local", bad, "r"), (error) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => expiryEntryKey("local", bad, "r"),
+        (error) => isAppError(error) && error.code === "invalid_argument",
+      );
     });
   }
 
   it("refuses to parse a key that is not an expiry entry", () => {
     for (const key of ["v1/local/expiries/12-r", "v1/other/expiries/001700000000000-r", "v1/local/expiries/00170000000000x-r"]) {
-      assert.throws(() => parseExpiryEntryKey(expiryPrefix("local"), key), (error) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => parseExpiryEntryKey(expiryPrefix("local"), key),
+        (error) => isAppError(error) && error.code === "invalid_argument",
+      );
     }
   });
 });
@@ -214,7 +232,11 @@ describe("turn log keys", () => {
     assert.notEqual(turnsPrefix("t1", "a"), turnsPrefix("t2", "a"));
     assert.ok(!turnsPrefix("t1", "a/b").startsWith(turnsPrefix("t1", "a")));
     assert.ok(!turnLogPrefix("t1", "x").startsWith(sessionPrefix("t1", "x")));
-    for (const seq of [0, -1, 1.5, 2 ** 32]) assert.throws(() => turnKey("t1", "s", seq), (error) => isAppError(error) && error.code === "invalid_argument");
+    for (const seq of [0, -1, 1.5, 2 ** 32])
+      assert.throws(
+        () => turnKey("t1", "s", seq),
+        (error) => isAppError(error) && error.code === "invalid_argument",
+      );
     assert.equal(seqFromTurnKey(recordKey("t1", "r")), undefined);
   });
 });

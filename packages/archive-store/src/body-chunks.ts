@@ -47,22 +47,14 @@ async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }
 
-async function expectEnd(
-  pull: () => Promise<IteratorResult<Uint8Array>>,
-  sizeBytes: number,
-  context: string,
-): Promise<void> {
+async function expectEnd(pull: () => Promise<IteratorResult<Uint8Array>>, sizeBytes: number, context: string): Promise<void> {
   for (let next = await pull(); next.done !== true; next = await pull()) {
     if (next.value.byteLength > 0) throw sizeMismatch(sizeBytes, sizeBytes + 1, context);
   }
 }
 
 /** The body's next chunk, or an abort error as soon as `signal` fires, even while the body is still producing. */
-async function nextOrAbort(
-  iterator: AsyncIterator<Uint8Array>,
-  signal: AbortSignal | undefined,
-  context: string,
-): Promise<IteratorResult<Uint8Array>> {
+async function nextOrAbort(iterator: AsyncIterator<Uint8Array>, signal: AbortSignal | undefined, context: string): Promise<IteratorResult<Uint8Array>> {
   throwIfAborted(signal, context);
   if (signal === undefined) return iterator.next();
   let onAbort = (): void => undefined;
@@ -82,8 +74,5 @@ async function nextOrAbort(
 
 function sizeMismatch(sizeBytes: number, seenBytes: number, context: string): AppError {
   const seen = seenBytes > sizeBytes ? `more than ${String(sizeBytes)}` : String(seenBytes);
-  return new AppError(
-    "invalid_argument",
-    `body length differs from sizeBytes [sizeBytes=${String(sizeBytes)}, received=${seen}, ${context}]`,
-  );
+  return new AppError("invalid_argument", `body length differs from sizeBytes [sizeBytes=${String(sizeBytes)}, received=${seen}, ${context}]`);
 }

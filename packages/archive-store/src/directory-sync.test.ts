@@ -38,12 +38,18 @@ describe("createDirectorySync()", () => {
     const { fsync, calls } = recordingFsync();
     const directories = createDirectorySync(root, { fsyncDirectory: fsync });
     const leaf = join(root, "a", "b");
-    await (await directories.ensure(leaf)).durable;
+    await (
+      await directories.ensure(leaf)
+    ).durable;
     assert.ok((await stat(leaf)).isDirectory());
     assert.deepEqual([...calls].sort(), [dirname(root), root, join(root, "a")].sort());
     calls.length = 0;
-    await (await directories.ensure(leaf)).durable;
-    await (await directories.ensure(join(root, "a", "c"))).durable;
+    await (
+      await directories.ensure(leaf)
+    ).durable;
+    await (
+      await directories.ensure(join(root, "a", "c"))
+    ).durable;
     assert.deepEqual(calls, [join(root, "a")], "a known folder costs nothing; a new sibling syncs only its parent");
   });
 
@@ -89,11 +95,15 @@ describe("createDirectorySync()", () => {
     const { fsync, calls } = recordingFsync();
     const directories = createDirectorySync(root, { fsyncDirectory: fsync });
     const leaf = join(root, "gone", "deeper");
-    await (await directories.ensure(leaf)).durable;
+    await (
+      await directories.ensure(leaf)
+    ).durable;
     await rm(join(root, "gone"), { recursive: true });
     directories.forget(join(root, "gone"));
     calls.length = 0;
-    await (await directories.ensure(leaf)).durable;
+    await (
+      await directories.ensure(leaf)
+    ).durable;
     assert.ok((await stat(leaf)).isDirectory());
     assert.deepEqual([...calls].sort(), [root, join(root, "gone")].sort());
   });
@@ -105,9 +115,13 @@ describe("createDirectorySync()", () => {
     const folder = (name: string): string => join(root, name);
     for (const directory of [folder("a"), folder("b"), root, folder("a"), folder("c")]) await (await directories.ensure(directory)).durable;
     calls.length = 0;
-    await (await directories.ensure(folder("a"))).durable;
+    await (
+      await directories.ensure(folder("a"))
+    ).durable;
     assert.deepEqual(calls, [], "a, recently used, is still known");
-    await (await directories.ensure(folder("b"))).durable;
+    await (
+      await directories.ensure(folder("b"))
+    ).durable;
     assert.deepEqual(calls, [root], "b was forgotten first and is synced again");
   });
 });

@@ -1,4 +1,5 @@
-import { mkdir, open } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
+import { syncDirectory } from "@loupe/durable-file";
 import { dirname, sep } from "node:path";
 
 /**
@@ -119,13 +120,4 @@ export function createDirectorySync(root: string, options: DirectorySyncOptions 
       }
     },
   };
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

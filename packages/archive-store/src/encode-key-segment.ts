@@ -39,7 +39,7 @@ export function decodeKeySegment(encoded: string): string {
     bytes = [];
   };
   try {
-    for (let index = 0; index < encoded.length; ) {
+    for (let index = 0; index < encoded.length;) {
       const character = encoded[index] ?? "";
       if (character !== "_") {
         if (!KEPT.test(character)) throw new Error("unexpected character");

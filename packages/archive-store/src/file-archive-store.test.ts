@@ -147,9 +147,19 @@ describe("createFileArchiveStore()", () => {
   });
 
   it("leaves no temporary files after many concurrent puts into one folder", async () => {
-    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, index) => store.put(`many/${String(index % 25)}`, encoder.encode(String(index)), { ifAbsent: index % 2 === 0 }).catch(String)));
-    assert.ok(outcomes.every((outcome) => outcome === "created" || outcome === "exists"), String(outcomes));
-    assert.deepEqual((await readdir(join(directory, "many"))).filter((name) => name.startsWith(".")), []);
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        store.put(`many/${String(index % 25)}`, encoder.encode(String(index)), { ifAbsent: index % 2 === 0 }).catch(String),
+      ),
+    );
+    assert.ok(
+      outcomes.every((outcome) => outcome === "created" || outcome === "exists"),
+      String(outcomes),
+    );
+    assert.deepEqual(
+      (await readdir(join(directory, "many"))).filter((name) => name.startsWith(".")),
+      [],
+    );
     assert.equal((await collect(store.list("many/"))).length, 25);
   });
 

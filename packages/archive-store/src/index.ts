@@ -22,19 +22,10 @@ export {
   seqFromTurnKey,
   sessionContextKey,
 } from "./archive-keys.js";
-export { encodeKeySegment, decodeKeySegment } from "./encode-key-segment.js";
+
 export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.js";
-export type {
-  ArchiveStore,
-  ArchiveStoreStats,
-  ByteRange,
-  GetOptions,
-  ObjectInfo,
-  PutOptions,
-  PutOutcome,
-  StoreCallOptions,
-} from "./archive-store.js";
-export type { FileArchiveStoreOptions } from "./file-archive-store.js";
+export type { ArchiveStore, ByteRange, PutOptions, PutOutcome } from "./archive-store.js";
+
 export type { S3ArchiveStore, S3ArchiveStoreOptions } from "./s3-archive-store.js";
-export type { CanonicalPart, RevisionHasher } from "./revision-of.js";
+export type { CanonicalPart } from "./revision-of.js";
 export { validateSessionId, checkSessionIdLength, MAX_SESSION_ID_CHARS } from "./session-id.js";

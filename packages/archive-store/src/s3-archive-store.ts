@@ -149,11 +149,7 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
     close: () => client.destroy(),
     put: (key, body, putOptions = {}) =>
       call("put", key, putOptions.signal, () =>
-        putS3Object(
-          { client, bucket, key, partSizeBytes, cleanupTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
-          body,
-          putOptions,
-        ),
+        putS3Object({ client, bucket, key, partSizeBytes, cleanupTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }, body, putOptions),
       ),
     get,
     stat,

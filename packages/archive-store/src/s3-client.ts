@@ -1,4 +1,5 @@
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { SpanKind, withSpan } from "@loupe/telemetry/spans";
 import type { ArchiveStoreStats } from "./archive-store.js";
 import type { S3ArchiveStoreOptions } from "./s3-archive-store.js";
 import { errorNameOf, httpStatusOf } from "./s3-errors.js";
@@ -42,6 +43,34 @@ export function createS3Client(options: S3ArchiveStoreOptions, stats: ArchiveSto
     },
     { step: "finalizeRequest", priority: "low", name: "loupeRequestCounter" },
   );
+  // One client span per S3 call (its retries inside), child of the archive's span: `S3.PutObject`, …
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const operation = (context.commandName ?? "S3Command").replace(/Command$/, "");
+      const bucket = (args.input as { Bucket?: unknown }).Bucket;
+      const attributes = {
+        "rpc.system": "aws-api",
+        "rpc.service": "S3",
+        "rpc.method": operation,
+        ...(typeof bucket === "string" ? { "aws.s3.bucket": bucket } : {}),
+      };
+      return withSpan(
+        `S3.${operation}`,
+        attributes,
+        async (span) => {
+          try {
+            return await next(args);
+          } catch (error) {
+            const status = httpStatusOf(error);
+            if (status !== undefined) span.setAttribute("http.response.status_code", status);
+            throw error;
+          }
+        },
+        SpanKind.CLIENT,
+      );
+    },
+    { step: "initialize", name: "loupeTracing" },
+  );
   return client;
 }
 
@@ -55,11 +84,7 @@ export function sendOptions(signal: AbortSignal | undefined): { abortSignal?: Ab
  *
  * @internal
  */
-export async function createBucketIfMissing(
-  client: S3Client,
-  bucket: string,
-  abortSignal: AbortSignal | undefined,
-): Promise<void> {
+export async function createBucketIfMissing(client: S3Client, bucket: string, abortSignal: AbortSignal | undefined): Promise<void> {
   try {
     await client.send(new HeadBucketCommand({ Bucket: bucket }), sendOptions(abortSignal));
     return;

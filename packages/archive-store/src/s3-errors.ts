@@ -9,17 +9,7 @@ export interface S3CallContext {
   key?: string;
 }
 
-const NETWORK_ERRNOS = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EPIPE",
-]);
+const NETWORK_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
 const NOT_FOUND_NAMES = new Set(["NoSuchKey", "NotFound"]);
 const DENIED_NAMES = new Set(["AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "Forbidden"]);
 
@@ -67,8 +57,7 @@ export function appErrorFromS3Error(error: unknown, context: S3CallContext, sign
       cause: error,
     });
   }
-  const networkFailure =
-    (typeof errno === "string" && NETWORK_ERRNOS.has(errno)) || name === "TimeoutError" || name === "RequestTimeout";
+  const networkFailure = (typeof errno === "string" && NETWORK_ERRNOS.has(errno)) || name === "TimeoutError" || name === "RequestTimeout";
   if (networkFailure || status === 429 || (status !== undefined && status >= 500)) {
     const reason = typeof errno === "string" ? errno : name || String(status);
     return new AppError("unavailable", `archive store unavailable [${where}, reason=${reason}]`, { cause: error });

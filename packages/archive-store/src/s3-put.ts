@@ -42,11 +42,7 @@ const CONFLICT_RETRIES = 3;
  *
  * @internal
  */
-export async function putS3Object(
-  target: S3PutTarget,
-  body: Uint8Array | AsyncIterable<Uint8Array>,
-  options: PutOptions,
-): Promise<PutOutcome> {
+export async function putS3Object(target: S3PutTarget, body: Uint8Array | AsyncIterable<Uint8Array>, options: PutOptions): Promise<PutOutcome> {
   const chunks = bodyChunks(body, options.sizeBytes, options.signal, `key=${target.key}`);
   if (!(body instanceof Uint8Array) && options.sizeBytes !== undefined && options.sizeBytes > target.partSizeBytes) {
     return putStreamed(target, chunks, options.sizeBytes, options);
@@ -58,12 +54,7 @@ export async function putS3Object(
   return putMultipart(target, first.value, parts, options);
 }
 
-async function putStreamed(
-  target: S3PutTarget,
-  chunks: AsyncIterable<Uint8Array>,
-  sizeBytes: number,
-  options: PutOptions,
-): Promise<PutOutcome> {
+async function putStreamed(target: S3PutTarget, chunks: AsyncIterable<Uint8Array>, sizeBytes: number, options: PutOptions): Promise<PutOutcome> {
   // The SDK pipes a stream body into the request and does not watch the stream for errors: a body that
   // fails (wrong length, caller's abort) would leave the request waiting for bytes until it times out.
   // Aborting the request on a body error ends it at once, and the body's error is the one reported.
@@ -81,12 +72,7 @@ async function putStreamed(
   }
 }
 
-async function putSingle(
-  target: S3PutTarget,
-  body: Uint8Array | Readable,
-  sizeBytes: number,
-  options: PutOptions,
-): Promise<PutOutcome> {
+async function putSingle(target: S3PutTarget, body: Uint8Array | Readable, sizeBytes: number, options: PutOptions): Promise<PutOutcome> {
   const command = new PutObjectCommand({
     Bucket: target.bucket,
     Key: target.key,
@@ -109,22 +95,14 @@ async function putSingle(
   }
 }
 
-async function putMultipart(
-  target: S3PutTarget,
-  first: BodyPart,
-  rest: AsyncGenerator<BodyPart, void, undefined>,
-  options: PutOptions,
-): Promise<PutOutcome> {
+async function putMultipart(target: S3PutTarget, first: BodyPart, rest: AsyncGenerator<BodyPart, void, undefined>, options: PutOptions): Promise<PutOutcome> {
   const { client, bucket, key } = target;
   const abortSignal = options.signal;
   if (options.ifAbsent === true && (await headExists(target, abortSignal))) {
     await rest.return();
     return "exists";
   }
-  const created = await client.send(
-    new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: options.contentType }),
-    sendOptions(abortSignal),
-  );
+  const created = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: options.contentType }), sendOptions(abortSignal));
   const uploadId = created.UploadId;
   if (uploadId === undefined) throw new Error("CreateMultipartUpload returned no UploadId");
   try {
@@ -143,7 +121,7 @@ async function putMultipart(
         sendOptions(abortSignal),
       );
       parts.push({ ETag: uploaded.ETag, PartNumber: partNumber });
-      part = part.last ? undefined : (await rest.next()).value ?? undefined;
+      part = part.last ? undefined : ((await rest.next()).value ?? undefined);
     }
     await client.send(
       new CompleteMultipartUploadCommand({

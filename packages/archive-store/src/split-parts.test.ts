@@ -38,7 +38,10 @@ describe("splitParts()", () => {
       const result = await partsOf([...sizes], 10);
       assert.equal(result.sizes, expected);
       const total = sizes.reduce<number>((sum, size) => sum + size, 0);
-      assert.deepEqual(result.bytes, Array.from({ length: total }, (_, index) => (index + 1) % 251));
+      assert.deepEqual(
+        result.bytes,
+        Array.from({ length: total }, (_, index) => (index + 1) % 251),
+      );
     });
   }
 });

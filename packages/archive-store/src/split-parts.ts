@@ -13,10 +13,7 @@ export interface BodyPart {
  *
  * @internal
  */
-export async function* splitParts(
-  chunks: AsyncIterable<Uint8Array>,
-  partSizeBytes: number,
-): AsyncGenerator<BodyPart, void, undefined> {
+export async function* splitParts(chunks: AsyncIterable<Uint8Array>, partSizeBytes: number): AsyncGenerator<BodyPart, void, undefined> {
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   for await (const chunk of chunks) {

@@ -1,4 +1,5 @@
 import { open, unlink } from "node:fs/promises";
+import { writeAll } from "@loupe/durable-file";
 import type { FileHandle } from "node:fs/promises";
 import type { DirectorySync } from "./directory-sync.js";
 import { errnoOf } from "./file-errors.js";
@@ -10,7 +11,11 @@ import { errnoOf } from "./file-errors.js";
  *
  * @internal
  */
-export async function createTemporary(temporary: string, directory: string, directories: DirectorySync): Promise<{ handle: FileHandle; durable: Promise<void> }> {
+export async function createTemporary(
+  temporary: string,
+  directory: string,
+  directories: DirectorySync,
+): Promise<{ handle: FileHandle; durable: Promise<void> }> {
   for (let attempt = 0; ; attempt++) {
     const { durable } = await directories.ensure(directory);
     // Awaited by the caller once the body is written; a failure before then is the caller's error instead.
@@ -32,14 +37,6 @@ export async function writeDurably(handle: FileHandle, body: Uint8Array | AsyncI
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < chunk.byteLength) {
-    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
-    offset += bytesWritten;
   }
 }
 

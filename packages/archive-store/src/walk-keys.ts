@@ -19,12 +19,7 @@ export async function* walkKeys(root: string, prefix: string, signal: AbortSigna
   yield* walkDirectory(root, baseKey, prefix, signal);
 }
 
-async function* walkDirectory(
-  root: string,
-  directoryKey: string,
-  prefix: string,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<string> {
+async function* walkDirectory(root: string, directoryKey: string, prefix: string, signal: AbortSignal | undefined): AsyncGenerator<string> {
   throwIfAborted(signal, `prefix=${prefix}`);
   const entries = await readEntries(join(root, directoryKey));
   // Sorting "name/" for directories makes a depth-first walk produce keys in plain byte order ("a-c" < "a/b").

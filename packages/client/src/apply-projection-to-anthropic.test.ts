@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { ProjectResponseSchema } from "@loupe/proto";
-import type { AnthropicToolResultBlock } from "./anthropic-types.js";
+import type { AnthropicToolResultBlock } from "@loupe/conversation";
 import { applyProjectionToAnthropic } from "./apply-projection-to-anthropic.js";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 9, 8, 7]);
@@ -21,9 +21,21 @@ const mixedView = create(ProjectResponseSchema, {
 
 describe("applyProjectionToAnthropic()", () => {
   it("keeps tool_use_id, is_error and other fields, and a string content stays a string", () => {
-    const block: AnthropicToolResultBlock = { type: "tool_result", tool_use_id: "toolu_9", content: "x".repeat(10_000), is_error: true, cache_control: { type: "ephemeral" } };
+    const block: AnthropicToolResultBlock = {
+      type: "tool_result",
+      tool_use_id: "toolu_9",
+      content: "x".repeat(10_000),
+      is_error: true,
+      cache_control: { type: "ephemeral" },
+    };
     const projected = applyProjectionToAnthropic(block, textView);
-    assert.deepEqual(projected, { type: "tool_result", tool_use_id: "toolu_9", is_error: true, cache_control: { type: "ephemeral" }, content: "head\n[loupe: 900 lines omitted]\ntail\n\nexit 1" });
+    assert.deepEqual(projected, {
+      type: "tool_result",
+      tool_use_id: "toolu_9",
+      is_error: true,
+      cache_control: { type: "ephemeral" },
+      content: "head\n[loupe: 900 lines omitted]\ntail\n\nexit 1",
+    });
     assert.equal(block.content, "x".repeat(10_000), "the input is unchanged");
   });
 
@@ -33,7 +45,10 @@ describe("applyProjectionToAnthropic()", () => {
   });
 
   it("writes text-block content as text blocks, one per part, in order", () => {
-    const projected = applyProjectionToAnthropic({ type: "tool_result", tool_use_id: "toolu_9", content: [{ type: "text", text: "long" }], is_error: false }, textView);
+    const projected = applyProjectionToAnthropic(
+      { type: "tool_result", tool_use_id: "toolu_9", content: [{ type: "text", text: "long" }], is_error: false },
+      textView,
+    );
     assert.equal(projected.is_error, false);
     assert.deepEqual(projected.content, [
       { type: "text", text: "head\n[loupe: 900 lines omitted]\ntail\n" },

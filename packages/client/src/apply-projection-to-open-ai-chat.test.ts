@@ -19,7 +19,7 @@ describe("applyProjectionToOpenAiChat()", () => {
       role: "tool",
       tool_call_id: "call_1",
       name: "read_file",
-      content: "line 1\n[loupe: lines 2-999 omitted]\n\n[loupe: medium not attached: name=shot.png, mime_type=image/png, size_bytes=3]\n{\"ok\":false}",
+      content: 'line 1\n[loupe: lines 2-999 omitted]\n\n[loupe: medium not attached: name=shot.png, mime_type=image/png, size_bytes=3]\n{"ok":false}',
     });
     assert.equal(message.content, "original", "the input is unchanged");
   });
@@ -29,7 +29,9 @@ describe("applyProjectionToOpenAiChat()", () => {
     assert.equal(projected.tool_call_id, "call_1");
     assert.deepEqual(
       projected.content,
-      ["line 1\n[loupe: lines 2-999 omitted]\n", "[loupe: medium not attached: name=shot.png, mime_type=image/png, size_bytes=3]", '{"ok":false}'].map((text) => ({ type: "text", text })),
+      ["line 1\n[loupe: lines 2-999 omitted]\n", "[loupe: medium not attached: name=shot.png, mime_type=image/png, size_bytes=3]", '{"ok":false}'].map(
+        (text) => ({ type: "text", text }),
+      ),
     );
   });
 });

@@ -20,7 +20,13 @@ function failing(codes: ReadonlyArray<AppError["code"]>): { attempt: (timeoutMs:
 }
 
 describe("retryDelayFor()", () => {
-  for (const [retry, expected] of [[0, 100], [1, 200], [2, 400], [3, 800], [10, 5_000]] as const) {
+  for (const [retry, expected] of [
+    [0, 100],
+    [1, 200],
+    [2, 400],
+    [3, 800],
+    [10, 5_000],
+  ] as const) {
     it(`waits ${String(expected)} ms before retry ${String(retry)}`, () => assert.equal(retryDelayFor(retry, DEFAULT_POLICY), expected));
   }
 });
@@ -30,12 +36,18 @@ describe("callWithRetries()", () => {
     const { attempt, calls } = failing(["unavailable", "unavailable", "unavailable"]);
     assert.equal(await callWithRetries(attempt, { policy: FAST_POLICY, timeoutMs: 5_000, retry: true }), "ok");
     assert.equal(calls.length, 4);
-    assert.ok(calls.every((timeoutMs, index) => index === 0 || timeoutMs <= (calls[index - 1] ?? 0)), "each attempt gets the time left");
+    assert.ok(
+      calls.every((timeoutMs, index) => index === 0 || timeoutMs <= (calls[index - 1] ?? 0)),
+      "each attempt gets the time left",
+    );
   });
 
   it("gives up after the configured retries with the last error", async () => {
     const { attempt, calls } = failing(["unavailable", "unavailable", "unavailable", "unavailable"]);
-    await assert.rejects(callWithRetries(attempt, { policy: FAST_POLICY, timeoutMs: 5_000, retry: true }), { code: "unavailable", message: "failed [attempt=4]" });
+    await assert.rejects(callWithRetries(attempt, { policy: FAST_POLICY, timeoutMs: 5_000, retry: true }), {
+      code: "unavailable",
+      message: "failed [attempt=4]",
+    });
     assert.equal(calls.length, 4);
   });
 

@@ -11,6 +11,8 @@ import type {
   PutNoteResponseSchema,
   ReadHistoryRequestSchema,
   ReadHistoryResponseSchema,
+  RequestHandoverRequestSchema,
+  RequestHandoverResponseSchema,
   SearchHistoryRequestSchema,
   SearchHistoryResponseSchema,
 } from "@loupe/proto";
@@ -36,4 +38,6 @@ export interface ConversationCalls {
   putNote: LoupeCall<typeof PutNoteRequestSchema, typeof PutNoteResponseSchema>;
   /** Releases the session's state; its log stays readable (not retried). */
   endSession: LoupeCall<typeof EndSessionRequestSchema, typeof EndSessionResponseSchema>;
+  /** Asks for a handover at a natural point: AppendTurns reports compaction_due until the next Compact (retried: marking twice is marking once). */
+  requestHandover: LoupeCall<typeof RequestHandoverRequestSchema, typeof RequestHandoverResponseSchema>;
 }

@@ -8,7 +8,7 @@
  */
 
 // The client.
-export { createLoupeClient, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS } from "./loupe-client.js";
+export { channelCredentials, createLoupeClient, loupeClientOptionsFromEnv, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS } from "./loupe-client.js";
 export { DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, DEFAULT_MAX_RETRY_DELAY_MS } from "./call-with-retries.js";
 export type { LoupeClient, LoupeClientOptions, LoupeCallOptions, LoupeCall } from "./loupe-client.js";
 export type { ConversationCalls } from "./conversation-calls.js";
@@ -20,6 +20,9 @@ export { toolResultFromOpenAi } from "./tool-result-from-open-ai.js";
 export { applyProjectionToAnthropic } from "./apply-projection-to-anthropic.js";
 export { applyProjectionToOpenAiChat } from "./apply-projection-to-open-ai-chat.js";
 export { projectAnthropicMessages } from "./project-anthropic-messages.js";
+export { composeIntent, MAX_INTENT_BYTES } from "./intent/compose-intent.js";
+export { intentFromAnthropicMessages } from "./intent/intent-from-anthropic-messages.js";
+export { intentFromClaudeTranscript, messagesFromClaudeTranscript } from "./intent/intent-from-claude-transcript.js";
 export type { ToolResultFromOpenAiOptions } from "./tool-result-from-open-ai.js";
 export type { ProjectAnthropicMessagesOptions, ProjectedAnthropicMessages, ProjectCaller } from "./project-anthropic-messages.js";
 export type {
@@ -27,10 +30,11 @@ export type {
   AnthropicContentBlock,
   AnthropicTextBlock,
   AnthropicImageBlock,
+  AnthropicDocumentBlock,
   AnthropicToolUseBlock,
   AnthropicToolResultBlock,
   AnthropicOtherBlock,
-} from "./anthropic-types.js";
+} from "@loupe/conversation";
 export type { OpenAiToolCall, OpenAiToolMessage, OpenAiTextPart } from "./open-ai-types.js";
 
 // Library-internal: building blocks other Loupe packages (the hook, the MCP server) reuse.
@@ -38,4 +42,3 @@ export { callWithRetries, retryDelayFor } from "./call-with-retries.js";
 export { recoverAll, recoverRequestFrom, textOfParts, MAX_RECOVER_PAGES } from "./recover-all.js";
 export { mediaNotice } from "./view-blocks.js";
 export type { RetryPolicy, CallWithRetriesOptions } from "./call-with-retries.js";
-

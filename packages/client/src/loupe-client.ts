@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import type { DescMessage, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
-import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES, messageLimitOptions } from "@loupe/grpc";
+import { AppError } from "@loupe/errors";
+import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES, messageLimitOptions, RECONNECT_OPTIONS } from "@loupe/grpc";
 import {
   type CutHistoryRequestSchema,
   type CutHistoryResponseSchema,
@@ -8,6 +10,8 @@ import {
   type DeleteResultsResponseSchema,
   type GetSourceLimitRequestSchema,
   type GetSourceLimitResponseSchema,
+  type ListViewsRequestSchema,
+  type ListViewsResponseSchema,
   type ProjectRequestSchema,
   type ProjectResponseSchema,
   type RecoverRequestSchema,
@@ -17,6 +21,9 @@ import {
   ConversationService,
   ProjectionService,
   RulesService,
+  LedgerService,
+  type ListEntriesRequestSchema,
+  type ListEntriesResponseSchema,
 } from "@loupe/proto";
 import { callWithRetries, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, type RetryPolicy } from "./call-with-retries.js";
 import type { ConversationCalls } from "./conversation-calls.js";
@@ -46,14 +53,55 @@ export interface LoupeClientOptions {
   maxResultBytes?: number;
   /** Metadata sent with every call. */
   metadata?: Readonly<Record<string, string>>;
+  /** A Loupe token, sent as `authorization: Bearer <token>` with every call. */
+  token?: string;
+  /**
+   * Connect with TLS (Loupe started with LOUPE_TLS_CERT_FILE): `true` trusts the system's roots;
+   * a PEM buffer trusts that certificate authority (e.g. a self-signed certificate).
+   */
+  tls?: boolean | Buffer;
 }
 
+/**
+ * The client options a process's environment gives: `LOUPE_ADDR` (host:port), `LOUPE_TOKEN`
+ * (blank means unset) and TLS (`LOUPE_TLS_CA_FILE`, or `LOUPE_TLS=1`). Pass `process.env`; the SDK
+ * itself never reads it.
+ */
+export function loupeClientOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): Pick<LoupeClientOptions, "address" | "token" | "tls"> {
+  const address = env["LOUPE_ADDR"]?.trim();
+  const token = env["LOUPE_TOKEN"]?.trim();
+  const tls = tlsFromEnv(env);
+  return { ...(address ? { address } : {}), ...(token ? { token } : {}), ...(tls === undefined ? {} : { tls }) };
+}
+
+/**
+ * TLS from the environment: `LOUPE_TLS_CA_FILE` (a PEM file to trust, read here) or
+ * `LOUPE_TLS=1` (the system's roots); undefined = plaintext.
+ * @throws AppError `invalid_argument` when the CA file cannot be read
+ */
+function tlsFromEnv(env: Readonly<Record<string, string | undefined>>): Buffer | true | undefined {
+  const caFile = env["LOUPE_TLS_CA_FILE"]?.trim();
+  if (caFile) {
+    try {
+      return readFileSync(caFile);
+    } catch (error) {
+      throw new AppError("invalid_argument", `LOUPE_TLS_CA_FILE cannot be read [file=${caFile}]`, { cause: error });
+    }
+  }
+  return ["1", "true"].includes(env["LOUPE_TLS"]?.trim().toLowerCase() ?? "") ? true : undefined;
+}
+
+/** The channel credentials of {@link LoupeClientOptions.tls}. */
+export function channelCredentials(tls: boolean | Buffer | undefined): grpc.ChannelCredentials {
+  if (tls === undefined || tls === false) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(tls === true ? null : tls);
+}
 
 /**
  * The Loupe SDK client. Every call fails with an AppError (`unavailable`,
  * `deadline_exceeded`, `invalid_argument`, `not_found`, …).
  *
- * Retries: `project`, `recover`, `recoverAll` and `getSourceLimit` are retried on
+ * Retries: `project`, `recover`, `recoverAll`, `getSourceLimit` and `listViews` are retried on
  * `unavailable` (Project is deterministic and content-addressed, the others
  * read). `cutHistory`, `deleteResults` and `setSourceLimit` are attempted once:
  * an `unavailable` answer does not prove they had no effect.
@@ -77,26 +125,31 @@ export interface LoupeClient extends ConversationCalls {
   setSourceLimit: LoupeCall<typeof SetSourceLimitRequestSchema, typeof SetSourceLimitResponseSchema>;
   /** Reads a source's rule (retried). */
   getSourceLimit: LoupeCall<typeof GetSourceLimitRequestSchema, typeof GetSourceLimitResponseSchema>;
+  /** Lists the field views that apply (the configuration's, then a named source's rule's) (retried). */
+  listViews: LoupeCall<typeof ListViewsRequestSchema, typeof ListViewsResponseSchema>;
+  /** Lists what Loupe did to the tenant's context, newest first (LedgerService.ListEntries; retried). */
+  listLedgerEntries: LoupeCall<typeof ListEntriesRequestSchema, typeof ListEntriesResponseSchema>;
   /** Closes the connection; calls after it fail. */
   close(): void;
 }
 
 // Reconnect quickly after a refused connection, so retries meet a server that has just come up.
-const RECONNECT_OPTIONS = { "grpc.initial_reconnect_backoff_ms": 100, "grpc.max_reconnect_backoff_ms": 2_000 };
 
 /**
  * Creates a {@link LoupeClient} on one gRPC channel to `options.address`
- * (insecure, as Loupe serves on a private network or 127.0.0.1). The channel
+ * (plaintext unless `options.tls`). The channel
  * connects lazily: creating a client never fails and never blocks.
  */
 export function createLoupeClient(options: LoupeClientOptions = {}): LoupeClient {
   const address = options.address ?? DEFAULT_ADDRESS;
   const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
-  const channel = new grpc.Client(address, grpc.credentials.createInsecure(), { ...messageLimitOptions(maxResultBytes), ...RECONNECT_OPTIONS });
-  const grpcOptions = { maxResultBytes, channel, ...(options.metadata ? { metadata: options.metadata } : {}) };
+  const channel = new grpc.Client(address, channelCredentials(options.tls), { ...messageLimitOptions(maxResultBytes), ...RECONNECT_OPTIONS });
+  const metadata = { ...options.metadata, ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }) };
+  const grpcOptions = { maxResultBytes, channel, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
   const projection = createGrpcClient(ProjectionService, address, grpcOptions);
   const rules = createGrpcClient(RulesService, address, grpcOptions);
   const conversation = createGrpcClient(ConversationService, address, grpcOptions);
+  const ledger = createGrpcClient(LedgerService, address, grpcOptions);
   const policy: RetryPolicy = {
     retries: options.retries ?? DEFAULT_RETRIES,
     retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
@@ -125,6 +178,8 @@ export function createLoupeClient(options: LoupeClientOptions = {}): LoupeClient
     deleteResults: wrap(projection.deleteResults, false),
     setSourceLimit: wrap(rules.setSourceLimit, false),
     getSourceLimit: wrap(rules.getSourceLimit, true),
+    listViews: wrap(rules.listViews, true),
+    listLedgerEntries: wrap(ledger.listEntries, true),
     appendTurns: wrap(conversation.appendTurns, true),
     compact: wrap(conversation.compact, true),
     readHistory: wrap(conversation.readHistory, true),
@@ -132,6 +187,7 @@ export function createLoupeClient(options: LoupeClientOptions = {}): LoupeClient
     getNote: wrap(conversation.getNote, true),
     putNote: wrap(conversation.putNote, false),
     endSession: wrap(conversation.endSession, false),
+    requestHandover: wrap(conversation.requestHandover, true),
     close: () => channel.close(),
   };
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { ProjectResponseSchema, type ProjectRequestSchema } from "@loupe/proto";
-import type { AnthropicMessage } from "./anthropic-types.js";
+import type { AnthropicMessage } from "@loupe/conversation";
 import { projectAnthropicMessages, type ProjectCaller } from "./project-anthropic-messages.js";
 
 const PNG_BASE64 = Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString("base64");
@@ -15,7 +15,9 @@ function firstLineProjector(): ProjectCaller & { requests: Array<MessageInitShap
     project: async (request) => {
       requests.push(request);
       const parts = (request.result?.parts ?? []).map((part) =>
-        part.content?.case === "text" ? { content: { case: "text" as const, value: `${part.content.value.split("\n")[0] ?? ""}\n[loupe: rest omitted]` } } : part,
+        part.content?.case === "text"
+          ? { content: { case: "text" as const, value: `${part.content.value.split("\n")[0] ?? ""}\n[loupe: rest omitted]` } }
+          : part,
       );
       return create(ProjectResponseSchema, { parts, usage: { savedTokens: 10 } });
     },
@@ -36,8 +38,15 @@ const messages: AnthropicMessage[] = [
     role: "user",
     content: [
       { type: "tool_result", tool_use_id: "toolu_a", content: "FAIL a.test.ts\nexpected 1\nreceived 2", is_error: true },
-      { type: "tool_result", tool_use_id: "toolu_b", content: [{ type: "text", text: "1 export const a = 2;\n2 // end" }, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_BASE64 } }] },
-      { type: "tool_result", tool_use_id: "toolu_c", content: [{ type: "document", source: { type: "text", data: "kept" } }] },
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_b",
+        content: [
+          { type: "text", text: "1 export const a = 2;\n2 // end" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_BASE64 } },
+        ],
+      },
+      { type: "tool_result", tool_use_id: "toolu_c", content: [{ type: "search_result", source: "https://example.com", title: "kept", content: [] }] },
       { type: "text", text: "also consider the README" },
     ],
   },
@@ -60,9 +69,12 @@ describe("projectAnthropicMessages()", () => {
       {
         type: "tool_result",
         tool_use_id: "toolu_b",
-        content: [{ type: "text", text: "1 export const a = 2;\n[loupe: rest omitted]" }, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_BASE64 } }],
+        content: [
+          { type: "text", text: "1 export const a = 2;\n[loupe: rest omitted]" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_BASE64 } },
+        ],
       },
-      { type: "tool_result", tool_use_id: "toolu_c", content: [{ type: "document", source: { type: "text", data: "kept" } }] },
+      { type: "tool_result", tool_use_id: "toolu_c", content: [{ type: "search_result", source: "https://example.com", title: "kept", content: [] }] },
       { type: "text", text: "also consider the README" },
     ]);
   });
@@ -71,11 +83,36 @@ describe("projectAnthropicMessages()", () => {
     const projector = firstLineProjector();
     await projectAnthropicMessages(projector, messages, { sessionId: "s1", source: "app", model: "claude-x", budgetTokens: 500, view: "concise" });
     assert.deepEqual(
-      projector.requests.map((request) => [request.sessionId, request.source, request.model, request.budgetTokens, request.view, request.result?.toolUseId, request.result?.toolName, request.result?.argsJson, request.result?.isError]),
+      projector.requests.map((request) => [
+        request.sessionId,
+        request.source,
+        request.model,
+        request.budgetTokens,
+        request.view,
+        request.result?.toolUseId,
+        request.result?.toolName,
+        request.result?.argsJson,
+        request.result?.isError,
+      ]),
       [
         ["s1", "app", "claude-x", 500, "concise", "toolu_a", "Bash", '{"command":"npm test"}', true],
         ["s1", "app", "claude-x", 500, "concise", "toolu_b", "Read", '{"file_path":"src/a.ts"}', false],
       ],
+    );
+  });
+
+  it("sends each result's intent: the task and the assistant text that asked for the call, unless one is given", async () => {
+    const projector = firstLineProjector();
+    await projectAnthropicMessages(projector, messages, {});
+    assert.deepEqual(
+      projector.requests.map((request) => request.intent),
+      ["Fix the failing test\n\nRunning the tests and reading the file.", "Fix the failing test\n\nRunning the tests and reading the file."],
+    );
+    const given = firstLineProjector();
+    await projectAnthropicMessages(given, messages, { intent: "why resolve_lookup fails" });
+    assert.deepEqual(
+      given.requests.map((request) => request.intent),
+      ["why resolve_lookup fails", "why resolve_lookup fails"],
     );
   });
 

@@ -1,9 +1,10 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { isAppError } from "@loupe/errors";
 import type { ProjectRequestSchema, ProjectResponse, ToolResultSchema } from "@loupe/proto";
-import type { AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock, AnthropicToolUseBlock } from "./anthropic-types.js";
+import type { AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock, AnthropicToolUseBlock } from "@loupe/conversation";
 import { applyProjectionToAnthropic } from "./apply-projection-to-anthropic.js";
 import type { LoupeCallOptions } from "./loupe-client.js";
+import { intentFromAnthropicMessages } from "./intent/intent-from-anthropic-messages.js";
 import { partsFromAnthropicContent } from "./tool-result-from-anthropic.js";
 
 /** Options of {@link projectAnthropicMessages}: the Project request fields shared by every result, plus call options. */
@@ -14,6 +15,12 @@ export interface ProjectAnthropicMessagesOptions extends LoupeCallOptions {
   /** 0 or absent = the source's rule, else the model profile's default. */
   budgetTokens?: number;
   view?: string;
+  /**
+   * What the agent is after, for every result (ProjectRequest.intent). Absent: each result's
+   * intent is taken from the messages before it — the first user message (the task) and the
+   * assistant message that made the call.
+   */
+  intent?: string;
 }
 
 /** What {@link projectAnthropicMessages} returns. */
@@ -38,11 +45,17 @@ export interface ProjectCaller {
  * and messages — the tool-exchange order — unchanged. The tool's name and
  * input come from the matching earlier `tool_use` block (empty and `{}` when
  * there is none). A result without content, or with a block the helpers cannot
- * give back (e.g. a document), is left as it is. The input is not changed.
+ * give back (e.g. a search_result), is left as it is. Each request carries the result's intent (the
+ * task and the assistant text that asked for the call) unless `options.intent` gives one. The input
+ * is not changed.
  *
  * @throws the AppError of a failed Project call
  */
-export async function projectAnthropicMessages(client: ProjectCaller, messages: readonly AnthropicMessage[], options: ProjectAnthropicMessagesOptions = {}): Promise<ProjectedAnthropicMessages> {
+export async function projectAnthropicMessages(
+  client: ProjectCaller,
+  messages: readonly AnthropicMessage[],
+  options: ProjectAnthropicMessagesOptions = {},
+): Promise<ProjectedAnthropicMessages> {
   const toolUses = new Map<string, AnthropicToolUseBlock>();
   const result: ProjectedAnthropicMessages = { messages: [], projectedResults: 0, savedTokens: 0 };
   for (const message of messages) {
@@ -62,7 +75,8 @@ export async function projectAnthropicMessages(client: ProjectCaller, messages: 
         content.push(block);
         continue;
       }
-      const response = await client.project(projectRequest(toolResult, options), callOptions(options));
+      const intent = options.intent ?? intentFromAnthropicMessages([...result.messages, { ...message, content }], block.tool_use_id);
+      const response = await client.project(projectRequest(toolResult, options, intent), callOptions(options));
       result.projectedResults++;
       result.savedTokens += response.usage?.savedTokens ?? 0;
       content.push(applyProjectionToAnthropic(block, response));
@@ -84,7 +98,13 @@ function toolResultInit(block: AnthropicToolResultBlock, toolUse: AnthropicToolU
   if (block.content === undefined || block.content.length === 0) return undefined;
   try {
     const parts = partsFromAnthropicContent(block.content);
-    return { toolUseId: block.tool_use_id, toolName: toolUse?.name ?? "", argsJson: JSON.stringify(toolUse?.input ?? {}), parts, isError: block.is_error === true };
+    return {
+      toolUseId: block.tool_use_id,
+      toolName: toolUse?.name ?? "",
+      argsJson: JSON.stringify(toolUse?.input ?? {}),
+      parts,
+      isError: block.is_error === true,
+    };
   } catch (error) {
     // A block we could not give back stays untouched rather than being lost.
     if (isAppError(error) && error.code === "invalid_argument") return undefined;
@@ -92,9 +112,14 @@ function toolResultInit(block: AnthropicToolResultBlock, toolUse: AnthropicToolU
   }
 }
 
-function projectRequest(toolResult: MessageInitShape<typeof ToolResultSchema>, options: ProjectAnthropicMessagesOptions): MessageInitShape<typeof ProjectRequestSchema> {
+function projectRequest(
+  toolResult: MessageInitShape<typeof ToolResultSchema>,
+  options: ProjectAnthropicMessagesOptions,
+  intent: string,
+): MessageInitShape<typeof ProjectRequestSchema> {
   return {
     result: toolResult,
+    ...(intent === "" ? {} : { intent }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.source === undefined ? {} : { source: options.source }),
     ...(options.model === undefined ? {} : { model: options.model }),

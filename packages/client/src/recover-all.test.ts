@@ -7,7 +7,10 @@ import { recoverAll, recoverRequestFrom } from "./recover-all.js";
 const ORIGINAL = "one\ntwo\nthree\nfour\nfive\n";
 
 /** Serves ORIGINAL two lines per page with a cursor holding the next line index. */
-function pagedRecover(): { recover: (request: MessageInitShape<typeof RecoverRequestSchema>) => Promise<ReturnType<typeof create<typeof RecoverResponseSchema>>>; requests: Array<MessageInitShape<typeof RecoverRequestSchema>> } {
+function pagedRecover(): {
+  recover: (request: MessageInitShape<typeof RecoverRequestSchema>) => Promise<ReturnType<typeof create<typeof RecoverResponseSchema>>>;
+  requests: Array<MessageInitShape<typeof RecoverRequestSchema>>;
+} {
   const lines = ORIGINAL.split(/(?<=\n)/);
   const requests: Array<MessageInitShape<typeof RecoverRequestSchema>> = [];
   return {
@@ -24,7 +27,10 @@ function pagedRecover(): { recover: (request: MessageInitShape<typeof RecoverReq
 
 describe("recoverRequestFrom()", () => {
   it("parses a continuation_json with snake_case names as it is", () => {
-    assert.deepEqual(recoverRequestFrom('{"result_id":"r_1","start_line":2,"end_line":4,"budget_tokens":10}'), create(RecoverRequestSchema, { resultId: "r_1", startLine: 2, endLine: 4, budgetTokens: 10 }));
+    assert.deepEqual(
+      recoverRequestFrom('{"result_id":"r_1","start_line":2,"end_line":4,"budget_tokens":10}'),
+      create(RecoverRequestSchema, { resultId: "r_1", startLine: 2, endLine: 4, budgetTokens: 10 }),
+    );
   });
 
   it("refuses JSON that is not a recover request", () => {
@@ -39,7 +45,10 @@ describe("recoverAll()", () => {
     assert.equal(await recoverAll(recover, '{"result_id":"r_1","start_line":1,"end_line":5,"budget_tokens":7}'), ORIGINAL);
     assert.deepEqual(
       requests.slice(1).map((request) => [request.resultId, request.cursor, request.budgetTokens]),
-      [["r_1", "2", 7], ["r_1", "4", 7]],
+      [
+        ["r_1", "2", 7],
+        ["r_1", "4", 7],
+      ],
     );
   });
 

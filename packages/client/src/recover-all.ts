@@ -19,7 +19,9 @@ export function recoverRequestFrom(input: RecoverInput): MessageInitShape<typeof
   try {
     return fromJson(RecoverRequestSchema, JSON.parse(input) as JsonValue);
   } catch (error) {
-    throw new AppError("invalid_argument", `continuation_json is not a recover request [reason=${error instanceof Error ? error.message : String(error)}]`, { cause: error });
+    throw new AppError("invalid_argument", `continuation_json is not a recover request [reason=${error instanceof Error ? error.message : String(error)}]`, {
+      cause: error,
+    });
   }
 }
 
@@ -40,13 +42,17 @@ export function textOfParts(parts: readonly Part[]): string {
  * @throws AppError `internal` when a cursor repeats (the server did not advance);
  *   any error of `recover` as it is
  */
-export async function recoverAll(recover: (request: MessageInitShape<typeof RecoverRequestSchema>) => Promise<RecoverResponse>, input: RecoverInput): Promise<string> {
+export async function recoverAll(
+  recover: (request: MessageInitShape<typeof RecoverRequestSchema>) => Promise<RecoverResponse>,
+  input: RecoverInput,
+): Promise<string> {
   const first = recoverRequestFrom(input);
   let response = await recover(first);
   let text = textOfParts(response.parts);
   const seen = new Set<string>();
   while (response.nextCursor !== "") {
-    if (seen.has(response.nextCursor) || seen.size >= MAX_RECOVER_PAGES) throw new AppError("internal", `recover cursor did not advance [result_id=${response.resultId}]`);
+    if (seen.has(response.nextCursor) || seen.size >= MAX_RECOVER_PAGES)
+      throw new AppError("internal", `recover cursor did not advance [result_id=${response.resultId}]`);
     seen.add(response.nextCursor);
     const next: MessageInitShape<typeof RecoverRequestSchema> = { resultId: response.resultId || (first.resultId ?? ""), cursor: response.nextCursor };
     if (first.budgetTokens !== undefined) next.budgetTokens = first.budgetTokens;

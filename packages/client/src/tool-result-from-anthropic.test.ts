@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { ToolResultSchema } from "@loupe/proto";
-import type { AnthropicToolResultBlock, AnthropicToolUseBlock } from "./anthropic-types.js";
+import type { AnthropicToolResultBlock, AnthropicToolUseBlock } from "@loupe/conversation";
 import { toolResultFromAnthropic } from "./tool-result-from-anthropic.js";
 
 const toolUse: AnthropicToolUseBlock = { type: "tool_use", id: "toolu_01", name: "Bash", input: { command: "npm test" } };
@@ -16,7 +16,10 @@ describe("toolResultFromAnthropic()", () => {
     assert.equal(message.toolName, "Bash");
     assert.deepEqual(JSON.parse(message.argsJson), { command: "npm test" });
     assert.equal(message.isError, true);
-    assert.deepEqual(message.parts.map((part) => part.content.value), ["FAIL src/a.test.ts"]);
+    assert.deepEqual(
+      message.parts.map((part) => part.content.value),
+      ["FAIL src/a.test.ts"],
+    );
   });
 
   it("turns text blocks into text parts and images into media, in order", () => {
@@ -31,7 +34,10 @@ describe("toolResultFromAnthropic()", () => {
       ],
     };
     const message = create(ToolResultSchema, toolResultFromAnthropic(toolUse, block));
-    assert.deepEqual(message.parts.map((part) => part.content.case), ["text", "media", "text", "media"]);
+    assert.deepEqual(
+      message.parts.map((part) => part.content.case),
+      ["text", "media", "text", "media"],
+    );
     const image = message.parts[1]?.content;
     assert.ok(image?.case === "media");
     assert.equal(image.value.mimeType, "image/png");
@@ -52,6 +58,9 @@ describe("toolResultFromAnthropic()", () => {
 
   it("refuses a block type it could not give back", () => {
     const block: AnthropicToolResultBlock = { type: "tool_result", tool_use_id: "toolu_01", content: [{ type: "document", source: {} }] };
-    assert.throws(() => toolResultFromAnthropic(toolUse, block), { code: "invalid_argument", message: "unsupported tool_result content block [type=document]" });
+    assert.throws(() => toolResultFromAnthropic(toolUse, block), {
+      code: "invalid_argument",
+      message: "unsupported tool_result content block [type=document]",
+    });
   });
 });

@@ -1,14 +1,16 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import type { PartSchema, ToolResultSchema } from "@loupe/proto";
-import type { AnthropicToolResultBlock, AnthropicToolUseBlock } from "./anthropic-types.js";
+import type { AnthropicToolResultBlock, AnthropicToolUseBlock } from "@loupe/conversation";
 
 type PartInit = MessageInitShape<typeof PartSchema>;
 
 /**
  * The Loupe parts of an Anthropic tool_result's content, in order: a string
  * is one text part, `text` blocks are text parts, `image` blocks are media
- * (base64 data decoded, or the url as uri). Absent content is no part.
+ * (base64 data decoded, or the url as uri), `document` blocks are media (a
+ * base64 PDF, or plain text as text/plain bytes; the title as the name).
+ * Absent content is no part.
  *
  * @throws AppError `invalid_argument` for any other block type (it could not be given back)
  */
@@ -23,6 +25,16 @@ export function partsFromAnthropicContent(content: AnthropicToolResultBlock["con
         return { content: { case: "media", value: { mimeType: source.media_type ?? "", data: Buffer.from(source.data, "base64") } } };
       }
       if (source?.type === "url" && typeof source.url === "string") return { content: { case: "media", value: { uri: source.url } } };
+    }
+    if (block.type === "document") {
+      const source = block["source"] as { type?: string; media_type?: string; data?: string } | undefined;
+      const name = typeof block["title"] === "string" ? block["title"] : "";
+      if (source?.type === "base64" && typeof source.data === "string") {
+        return { content: { case: "media", value: { mimeType: source.media_type ?? "application/pdf", data: Buffer.from(source.data, "base64"), name } } };
+      }
+      if (source?.type === "text" && typeof source.data === "string") {
+        return { content: { case: "media", value: { mimeType: "text/plain", data: Buffer.from(source.data, "utf8"), name } } };
+      }
     }
     throw new AppError("invalid_argument", `unsupported tool_result content block [type=${block.type}]`);
   });

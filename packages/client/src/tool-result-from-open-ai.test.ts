@@ -13,14 +13,27 @@ describe("toolResultFromOpenAi()", () => {
     assert.equal(message.toolUseId, "call_abc");
     assert.equal(message.toolName, "read_file");
     assert.equal(message.argsJson, '{"path":"src/a.ts"}');
-    assert.deepEqual(message.parts.map((part) => part.content.value), ["line 1\nline 2\n"]);
+    assert.deepEqual(
+      message.parts.map((part) => part.content.value),
+      ["line 1\nline 2\n"],
+    );
     assert.equal(message.isError, false);
   });
 
   it("turns text parts into text parts, in order, and takes is_error from the options", () => {
-    const toolMessage = { role: "tool" as const, tool_call_id: "call_abc", content: [{ type: "text" as const, text: "a" }, { type: "text" as const, text: "b" }] };
+    const toolMessage = {
+      role: "tool" as const,
+      tool_call_id: "call_abc",
+      content: [
+        { type: "text" as const, text: "a" },
+        { type: "text" as const, text: "b" },
+      ],
+    };
     const message = create(ToolResultSchema, toolResultFromOpenAi(toolCall, toolMessage, { isError: true }));
-    assert.deepEqual(message.parts.map((part) => part.content.value), ["a", "b"]);
+    assert.deepEqual(
+      message.parts.map((part) => part.content.value),
+      ["a", "b"],
+    );
     assert.equal(message.isError, true);
   });
 

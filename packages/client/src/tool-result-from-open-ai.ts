@@ -17,7 +17,11 @@ export interface ToolResultFromOpenAiOptions {
  *
  * @throws AppError `invalid_argument` when the message does not answer this call
  */
-export function toolResultFromOpenAi(toolCall: OpenAiToolCall, toolMessage: OpenAiToolMessage, options: ToolResultFromOpenAiOptions = {}): MessageInitShape<typeof ToolResultSchema> {
+export function toolResultFromOpenAi(
+  toolCall: OpenAiToolCall,
+  toolMessage: OpenAiToolMessage,
+  options: ToolResultFromOpenAiOptions = {},
+): MessageInitShape<typeof ToolResultSchema> {
   if (toolCall.id !== toolMessage.tool_call_id) {
     throw new AppError("invalid_argument", `tool message does not answer this tool call [tool_call_id=${toolMessage.tool_call_id}, id=${toolCall.id}]`);
   }

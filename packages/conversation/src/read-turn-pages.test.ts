@@ -13,7 +13,13 @@ describe("readTurnPages()", () => {
         requests.push(request);
         const page = turns.filter((turn) => turn.seq >= request.startSeq).slice(0, 2);
         const next = page.at(-1)!.seq + 1;
-        return { turns: page.map((turn) => ({ turnJson: encodeTurnJson(turn) })), nextSeq: next > 5 ? 0 : next, lastSeq: 5, systemPrompt: request.systemHash ? "sys" : "", toolsJson: "" };
+        return {
+          turns: page.map((turn) => ({ turnJson: encodeTurnJson(turn) })),
+          nextSeq: next > 5 ? 0 : next,
+          lastSeq: 5,
+          systemPrompt: request.systemHash ? "sys" : "",
+          toolsJson: "",
+        };
       },
       { startSeq: 0, endSeq: 0, systemHash: "h1" },
     );

@@ -37,11 +37,19 @@ export interface LogRead {
  * prompt and tools are asked for (by hash) on the first page only. The paging
  * itself does no I/O: the caller's `readPage` does.
  */
-export async function readTurnPages(readPage: (request: TurnPageRequest) => Promise<TurnPage>, range: { startSeq: number; endSeq: number; systemHash?: string; toolsHash?: string }): Promise<LogRead> {
+export async function readTurnPages(
+  readPage: (request: TurnPageRequest) => Promise<TurnPage>,
+  range: { startSeq: number; endSeq: number; systemHash?: string; toolsHash?: string },
+): Promise<LogRead> {
   const read: LogRead = { turns: [], lastSeq: 0, systemPrompt: "", toolsJson: "" };
   let start = Math.max(1, range.startSeq);
   for (let first = true; ; first = false) {
-    const page = await readPage({ startSeq: start, endSeq: range.endSeq, maxBytes: TURN_PAGE_BYTES, ...(first ? { systemHash: range.systemHash ?? "", toolsHash: range.toolsHash ?? "" } : {}) });
+    const page = await readPage({
+      startSeq: start,
+      endSeq: range.endSeq,
+      maxBytes: TURN_PAGE_BYTES,
+      ...(first ? { systemHash: range.systemHash ?? "", toolsHash: range.toolsHash ?? "" } : {}),
+    });
     if (first) Object.assign(read, { lastSeq: page.lastSeq, systemPrompt: page.systemPrompt, toolsJson: page.toolsJson });
     for (const stored of page.turns) read.turns.push(decodeTurnJson(stored.turnJson));
     if (page.nextSeq === 0) return read;

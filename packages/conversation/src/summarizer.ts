@@ -31,6 +31,23 @@ export interface NoteUpdateInput {
   newTurns: Turn[];
   /** The note's size limit in tokens. */
   maxNoteTokens: number;
+  /**
+   * The results Loupe saved for tool calls answered in `newTurns` (from the result events), matched by
+   * `toolUseId`: a note cites their ids, so a handover points to the saved originals.
+   */
+  savedResults?: readonly SavedResult[];
+}
+
+/** A tool call's result Loupe saved: where the whole output can be recovered from. */
+export interface SavedResult {
+  toolUseId: string;
+  resultId: string;
+  toolName: string;
+  /** `command`, `file_read`, … */
+  kind: string;
+  /** The file a file read named ("" otherwise). */
+  path: string;
+  originalTokens: number;
 }
 
 /** A summarizer's answer. */

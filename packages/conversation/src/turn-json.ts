@@ -7,7 +7,14 @@ const decoder = new TextDecoder();
 /** A turn's bytes in the log: JSON with a fixed field order, so a retried turn has the same bytes. */
 export function encodeTurnJson(turn: Turn): Uint8Array {
   return encoder.encode(
-    JSON.stringify({ seq: turn.seq, role: turn.role, parts: turn.parts, toolCalls: turn.toolCalls, toolResults: turn.toolResults, tokenCount: turn.tokenCount }),
+    JSON.stringify({
+      seq: turn.seq,
+      role: turn.role,
+      parts: turn.parts,
+      toolCalls: turn.toolCalls,
+      toolResults: turn.toolResults,
+      tokenCount: turn.tokenCount,
+    }),
   );
 }
 
@@ -26,5 +33,12 @@ export function decodeTurnJson(bytes: Uint8Array): Turn {
   if (turn === null || typeof turn.seq !== "number" || (turn.role !== "user" && turn.role !== "assistant") || !Array.isArray(turn.parts)) {
     throw new AppError("internal", "malformed turn in the log");
   }
-  return { seq: turn.seq, role: turn.role, parts: turn.parts, toolCalls: turn.toolCalls ?? [], toolResults: turn.toolResults ?? [], tokenCount: turn.tokenCount ?? 0 };
+  return {
+    seq: turn.seq,
+    role: turn.role,
+    parts: turn.parts,
+    toolCalls: turn.toolCalls ?? [],
+    toolResults: turn.toolResults ?? [],
+    tokenCount: turn.tokenCount ?? 0,
+  };
 }

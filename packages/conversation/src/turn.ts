@@ -10,9 +10,7 @@ export type TurnRole = "user" | "assistant";
 
 /** One part of a turn or tool result, in order. */
 export type TurnPart =
-  | { type: "text"; text: string }
-  | { type: "json"; json: string }
-  | { type: "media"; mimeType: string; data?: string; uri?: string; name?: string };
+  { type: "text"; text: string } | { type: "json"; json: string } | { type: "media"; mimeType: string; data?: string; uri?: string; name?: string };
 
 /** A tool call an assistant turn made. */
 export interface TurnToolCall {

@@ -45,4 +45,10 @@ describe("isRetryable()", () => {
     });
   }
   it("plain errors are not retryable", () => assert.equal(isRetryable(new Error("x")), false));
+  it("resource_exhausted is retryable as load, never as a request too large", () => {
+    assert.equal(isRetryable(new AppError("resource_exhausted", "x", { reason: "rate_limited" })), true);
+    assert.equal(isRetryable(new AppError("resource_exhausted", "x", { reason: "overloaded" })), true);
+    assert.equal(isRetryable(new AppError("resource_exhausted", "x", { reason: "too_large" })), false);
+    assert.equal(isRetryable(new AppError("resource_exhausted", "x")), false);
+  });
 });

@@ -1,2 +1,2 @@
 export { AppError, isAppError, isRetryable, ERROR_CODES } from "./app-error.js";
-export type { ErrorCode } from "./app-error.js";
+export type { ErrorCode, ErrorReason, AppErrorOptions } from "./app-error.js";

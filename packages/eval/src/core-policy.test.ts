@@ -7,10 +7,26 @@ import type { CorpusRow } from "./corpus-row.js";
 const counter = createTokenCounter("o200k_base");
 
 function row(output: string, args: unknown = { command: "python reproduce.py" }, tool = "execute_bash"): CorpusRow {
-  return { agentSystem: "fixture", trajectoryId: "t1", step: 3, task: "", tool, args, output, outputAsSeen: output, exitCode: 1, isError: false, nextAction: "", toolDetail: "" };
+  return {
+    agentSystem: "fixture",
+    trajectoryId: "t1",
+    step: 3,
+    task: "",
+    tool,
+    args,
+    output,
+    outputAsSeen: output,
+    exitCode: 1,
+    isError: false,
+    nextAction: "",
+    previousAction: "",
+    toolDetail: "",
+  };
 }
 
-const long = Array.from({ length: 600 }, (_, index) => `line ${String(index)}: value_${String(index * 7)} computed\n`).join("") + "Traceback (most recent call last):\n  File \"/testbed/mod.py\", line 9, in run\nValueError: bad_value_marker\n";
+const long =
+  Array.from({ length: 600 }, (_, index) => `line ${String(index)}: value_${String(index * 7)} computed\n`).join("") +
+  'Traceback (most recent call last):\n  File "/testbed/mod.py", line 9, in run\nValueError: bad_value_marker\n';
 
 describe("createCorePolicy()", () => {
   it("shows an output that fits whole, and saves nothing", async () => {
@@ -27,7 +43,13 @@ describe("createCorePolicy()", () => {
     assert.ok(view.firstView.includes("ValueError: bad_value_marker"));
     // 1,000 tokens for an unknown model: 800 for the projector.
     assert.ok(counter.count(view.firstView) <= 800);
-    const direct = projectResult(coreResultInput(row(long), long), { budgetTokens: 800, maxViewBytes: 50 * 1024, counter, resultId: /"result_id":"(r_[\w-]{32})"/.exec(view.firstView)?.[1] ?? "", view: "" });
+    const direct = projectResult(coreResultInput(row(long), long), {
+      budgetTokens: 800,
+      maxViewBytes: 50 * 1024,
+      counter,
+      resultId: /"result_id":"(r_[\w-]{32})"/.exec(view.firstView)?.[1] ?? "",
+      view: "",
+    });
     assert.equal(direct.text, view.firstView);
     assert.ok(!view.firstView.includes("value_2100 "));
     assert.deepEqual(await view.recover?.("value_2100"), { found: true, answer: "301:line 300: value_2100 computed" });
@@ -36,7 +58,10 @@ describe("createCorePolicy()", () => {
 
   it("gives a call the same view whatever the policy's name or the session (the result id depends on the call alone)", async () => {
     const one = await createCorePolicy({ budgetTokens: 1000 }).view(row(long), "core:budget=1000|fixture|t1");
-    const other = await createCorePolicy({ budgetTokens: 1000, name: "core:budget=1000,command.tail=0.2", shares: { command: { tail: 0.2 } } }).view(row(long), "other|fixture|t1");
+    const other = await createCorePolicy({ budgetTokens: 1000, name: "core:budget=1000,command.tail=0.2", shares: { command: { tail: 0.2 } } }).view(
+      row(long),
+      "other|fixture|t1",
+    );
     assert.equal(other.firstView, one.firstView);
   });
 

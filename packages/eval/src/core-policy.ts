@@ -27,6 +27,10 @@ export interface CorePolicyOptions {
   readonly shares?: ProjectionSharesOverride | undefined;
   /** Default o200k_base. */
   readonly counter?: TokenCounter;
+  /** Pass the runtime's intent (the task and the message that issued the call) to the core; default false. */
+  readonly intent?: boolean;
+  /** The model named in the request ("" = none: an unknown tokenizer, counted with its margin); default "". */
+  readonly model?: string;
 }
 
 // As `loupe serve` runs by default: redaction on with the default rules.
@@ -39,7 +43,10 @@ const REDACTION_RULES = compileRedactionRules(DEFAULT_REDACTION_RULES);
  * id's token count shifts a cut view by a line now and then).
  */
 function resultIdOf(row: CorpusRow): string {
-  return `r_${createHash("sha256").update(`${row.agentSystem}\u0000${row.trajectoryId}\u0000${String(row.step)}`).digest("base64url").slice(0, 32)}`;
+  return `r_${createHash("sha256")
+    .update(`${row.agentSystem}\u0000${row.trajectoryId}\u0000${String(row.step)}`)
+    .digest("base64url")
+    .slice(0, 32)}`;
 }
 
 // Every core policy of a run projects the same rows: each one's text is made once.
@@ -61,13 +68,24 @@ function canonicalText(row: CorpusRow): string {
 /** The ResultInput the gateway builds for a call sent as the `loupe` policy sends it (one text part). */
 export function coreResultInput(row: CorpusRow, text: string): ResultInput {
   const call = toolCallOf(row);
-  return { toolName: call.toolName, declaredKind: undefined, argsJson: call.argsJson, text, structuredOnly: false, isError: row.isError, exitCode: row.exitCode, timedOut: false, durationMs: undefined };
+  return {
+    toolName: call.toolName,
+    declaredKind: undefined,
+    argsJson: call.argsJson,
+    text,
+    structuredOnly: false,
+    isError: row.isError,
+    exitCode: row.exitCode,
+    timedOut: false,
+    durationMs: undefined,
+  };
 }
 
 /**
  * Loupe's projection core in process, without a server: each output as the
  * `loupe` policy sends it (the same tool name, args, model and budget: the
- * budget less the unknown model's estimate margin), projected by
+ * budget less the named model's estimate margin, 25% when none is named;
+ * with `intent`, the runtime's intent as the request's), projected by
  * `projectResult` with optional share overrides and the output kept in memory;
  * a recovery is one search of the saved output (see `searchSavedOutput`).
  * What the server adds is left out: the changed-file notice before a file read
@@ -75,12 +93,12 @@ export function coreResultInput(row: CorpusRow, text: string): ResultInput {
  */
 export function createCorePolicy(options: CorePolicyOptions = {}): Policy {
   const requested = options.budgetTokens ?? 0;
-  const budget = effectiveBudget(requested, undefined, modelProfileFor(""));
+  const budget = effectiveBudget(requested, undefined, modelProfileFor(options.model ?? ""));
   const counter = options.counter ?? createTokenCounter("o200k_base");
   const shares = options.shares;
   return {
     name: options.name ?? (requested > 0 ? `core:budget=${String(requested)}` : "core"),
-    view: async (row) => {
+    view: async (row, _session, context) => {
       const text = canonicalText(row);
       const view = projectResult(coreResultInput(row, text), {
         budgetTokens: budget.projectorBudgetTokens,
@@ -90,6 +108,7 @@ export function createCorePolicy(options: CorePolicyOptions = {}): Policy {
         view: "",
         source: "loupe-eval",
         ...(shares === undefined ? {} : { shares }),
+        ...(options.intent === true ? { intent: context?.intent ?? "" } : {}),
       });
       if (view.unchanged) return { firstView: text, saved: false };
       return { firstView: view.text, saved: true, recover: async (evidence) => searchSavedOutput(text, evidence) };

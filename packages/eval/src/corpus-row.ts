@@ -15,6 +15,12 @@ export interface CorpusRow {
   readonly isError: boolean;
   /** The agent's next thought and action. */
   readonly nextAction: string;
+  /**
+   * The message that issued this call (the previous step's next action), for
+   * a row recorded without its previous step (optional `previous_action`);
+   * "" when absent.
+   */
+  readonly previousAction: string;
   readonly toolDetail: string;
 }
 
@@ -51,6 +57,7 @@ export function corpusRowFrom(value: unknown): CorpusRow | undefined {
     exitCode: typeof exitCode === "number" && Number.isInteger(exitCode) ? exitCode : undefined,
     isError: value["is_error"] === true,
     nextAction,
+    previousAction: typeof value["previous_action"] === "string" ? value["previous_action"] : "",
     toolDetail: typeof value["tool_detail"] === "string" ? value["tool_detail"] : "",
   };
 }

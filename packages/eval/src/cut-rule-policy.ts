@@ -34,7 +34,10 @@ const RULE_KEYS = new Set(["keep_limit_chars", "keep_head_chars", "keep_tail_cha
  */
 export function parseRuleSpec(spec: string): { name: string; rule: CutRule } {
   const values = new Map<string, string>();
-  for (const pair of spec.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+  for (const pair of spec
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")) {
     const [key = "", value = ""] = pair.split("=", 2);
     if (!RULE_KEYS.has(key)) throw new AppError("invalid_argument", `unknown rule key [key=${key}, rule=${spec}]`);
     values.set(key, value);

@@ -29,7 +29,8 @@ describe("evidenceOf()", () => {
   const output = ["Traceback (most recent call last):", '  File "/testbed/pkg/core.py", line 118, in load_config', "KeyError: 'database_url'"].join("\n");
 
   it("keeps items that occur in the output, drops those in the task or the call's args, and those inside a longer item", () => {
-    const nextAction = "The KeyError comes from load_config in pkg/core.py line 118; the key 'database_url' is missing. I also saw run_tests and parse_settings.\n[bash] sed -n '100,130p' pkg/core.py";
+    const nextAction =
+      "The KeyError comes from load_config in pkg/core.py line 118; the key 'database_url' is missing. I also saw run_tests and parse_settings.\n[bash] sed -n '100,130p' pkg/core.py";
     const items = evidenceOf({ nextAction, output, outputAsSeen: output, task: "parse_settings fails", argsText: "python -c 'import pkg'" });
     assert.deepEqual(texts(items), ["118", "KeyError", "database_url", "load_config", "pkg/core.py"]);
   });

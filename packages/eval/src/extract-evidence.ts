@@ -10,7 +10,10 @@ export interface EvidenceItem {
 const PATTERNS: ReadonlyArray<readonly [EvidenceKind, RegExp]> = [
   // path/to/file.ext with an optional :line — the whole match is a file:line item, the path alone a path item.
   ["file-line", /(?:[\w.-]+\/)*[\w.-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,7}:\d+/g],
-  ["path", /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:py|js|ts|tsx|jsx|c|h|cc|cpp|hpp|go|rs|java|rb|php|md|txt|json|ya?ml|toml|cfg|ini|sh|rst|html|css|pyx|pyi)\b/g],
+  [
+    "path",
+    /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:py|js|ts|tsx|jsx|c|h|cc|cpp|hpp|go|rs|java|rb|php|md|txt|json|ya?ml|toml|cfg|ini|sh|rst|html|css|pyx|pyi)\b/g,
+  ],
   ["error-name", /\b[A-Z]\w*(?:Error|Exception|Warning)\b/g],
   ["identifier", /\b[A-Za-z_]\w*\b/g],
   ["quoted", /"([^"\n]{4,200})"|'([^'\n]{4,200})'|`([^`\n]{4,200})`/g],
@@ -21,7 +24,10 @@ const isIdentifier = (text: string): boolean => text.length >= 4 && (text.includ
 
 /** Strips a leading `./` or a sandbox root (`/testbed/`, `/workspace/<repo>/`) so the path matches how outputs print it. */
 function normalizePath(path: string): string {
-  return path.replace(/^\.\//, "").replace(/^\/testbed\//, "").replace(/^\/workspace\/[^/]+\//, "");
+  return path
+    .replace(/^\.\//, "")
+    .replace(/^\/testbed\//, "")
+    .replace(/^\/workspace\/[^/]+\//, "");
 }
 
 /**
@@ -56,13 +62,21 @@ export function dropContained<T extends { readonly text: string }>(items: readon
 /**
  * The evidence of one call: the items of `nextAction` that occur in the
  * output the agent saw (`outputAsSeen`) and in the full output, and not in
- * the task text or the call's own arguments (those the agent knew already);
- * of those, an item contained in a longer one is dropped.
+ * the task text, the call's own arguments or the intent (the message that
+ * issued the call: all of these the agent knew already, and an intent-aware
+ * view must not score by matching its own input); of those, an item
+ * contained in a longer one is dropped.
  */
-export function evidenceOf(call: { nextAction: string; output: string; outputAsSeen: string; task: string; argsText: string }): EvidenceItem[] {
+export function evidenceOf(call: {
+  nextAction: string;
+  output: string;
+  outputAsSeen: string;
+  task: string;
+  argsText: string;
+  intent?: string;
+}): EvidenceItem[] {
+  const known = (text: string): boolean => call.task.includes(text) || call.argsText.includes(text) || (call.intent ?? "").includes(text);
   return dropContained(
-    extractEvidence(call.nextAction).filter(
-      (item) => call.outputAsSeen.includes(item.text) && call.output.includes(item.text) && !call.task.includes(item.text) && !call.argsText.includes(item.text),
-    ),
+    extractEvidence(call.nextAction).filter((item) => call.outputAsSeen.includes(item.text) && call.output.includes(item.text) && !known(item.text)),
   );
 }

@@ -8,6 +8,8 @@ export interface LoupePolicyOptions {
   readonly budgetTokens?: number;
   /** Rule source the results are projected under; default `loupe-eval`. */
   readonly source?: string;
+  /** Send the runtime's intent as the request's `intent`; default false. */
+  readonly intent?: boolean;
 }
 
 const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -16,20 +18,22 @@ const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/
  * Loupe's Project through a running Loupe: each output is projected (a
  * shell-like call as `bash` with its command line as `command`), and a
  * recovery is one Recover by `pattern` (the evidence, escaped) on the saved
- * result. Named `loupe`, or `loupe:budget=N` with a budget.
+ * result. Named `loupe`, `loupe:budget=N` with a budget, and `…intent=on`
+ * when it sends the intent (`loupe:intent=on`, `loupe:budget=N,intent=on`).
  */
 export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptions = {}): Policy {
   const budgetTokens = options.budgetTokens ?? 0;
   const source = options.source ?? "loupe-eval";
   return {
-    name: budgetTokens > 0 ? `loupe:budget=${String(budgetTokens)}` : "loupe",
-    view: async (row, session) => {
+    name: loupePolicyName(budgetTokens, options.intent === true),
+    view: async (row, session, context) => {
       const call = toolCallOf(row);
       const response = await client.project(
         {
           sessionId: session,
           source,
           budgetTokens,
+          ...(options.intent === true ? { intent: context?.intent ?? "" } : {}),
           result: {
             toolUseId: `${session}#${String(row.step)}`,
             toolName: call.toolName,
@@ -55,4 +59,10 @@ export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptio
       };
     },
   };
+}
+
+/** `loupe`, `loupe:budget=N`, `loupe:intent=on`, `loupe:budget=N,intent=on`. */
+function loupePolicyName(budgetTokens: number, intent: boolean): string {
+  const settings = [...(budgetTokens > 0 ? [`budget=${String(budgetTokens)}`] : []), ...(intent ? ["intent=on"] : [])];
+  return settings.length === 0 ? "loupe" : `loupe:${settings.join(",")}`;
 }

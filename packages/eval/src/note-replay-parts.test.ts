@@ -6,7 +6,21 @@ import { carriedEvidence } from "./note-evidence.js";
 import { callSeq, replaySteps, resultSeq } from "./note-turns.js";
 
 function row(step: number, output: string, nextAction: string, command = `step ${String(step)}`): CorpusRow {
-  return { agentSystem: "fixture", trajectoryId: "t1", step, task: "fix parse_header", tool: "bash", args: { command }, output, outputAsSeen: output, exitCode: step === 2 ? 1 : 0, isError: false, nextAction, toolDetail: "" };
+  return {
+    agentSystem: "fixture",
+    trajectoryId: "t1",
+    step,
+    task: "fix parse_header",
+    tool: "bash",
+    args: { command },
+    output,
+    outputAsSeen: output,
+    exitCode: step === 2 ? 1 : 0,
+    isError: false,
+    nextAction,
+    previousAction: "",
+    toolDetail: "",
+  };
 }
 
 const trajectory: Trajectory = {
@@ -14,9 +28,18 @@ const trajectory: Trajectory = {
   id: "t1",
   rows: [
     row(1, "src/reader.py\nsrc/writer.py\n", "Open the reader.\n[bash] cat src/reader.py"),
-    row(2, "def load_block(stream):\n    raise BufferTooSmall('block_size')\n", "load_block raises BufferTooSmall.\n[bash] grep -rn block_size src", "cat src/reader.py"),
+    row(
+      2,
+      "def load_block(stream):\n    raise BufferTooSmall('block_size')\n",
+      "load_block raises BufferTooSmall.\n[bash] grep -rn block_size src",
+      "cat src/reader.py",
+    ),
     row(3, "src/writer.py:9: block_size = 4\n", "Now check the tests.\n[bash] ls tests"),
-    row(4, "test_reader.py: BufferTooSmall\n", "Back to load_block in src/reader.py; parse_header too; BufferTooSmall again.\n[bash] sed -n 1,5p src/reader.py"),
+    row(
+      4,
+      "test_reader.py: BufferTooSmall\n",
+      "Back to load_block in src/reader.py; parse_header too; BufferTooSmall again.\n[bash] sed -n 1,5p src/reader.py",
+    ),
     row(5, "def load_block(stream):\n", "Done: fix_block_size."),
   ],
 };

@@ -54,7 +54,12 @@ async function settle(client: LoupeClient, sessionId: string, thresholdTokens: n
  * then scored against the actions that follow it (see `scoreCompaction`).
  * The session is ended (its state released) afterwards; its log stays.
  */
-export async function replayTrajectoryAsTurns(client: LoupeClient, trajectory: Trajectory, sessionId: string, options: NoteReplayOptions): Promise<TrajectoryNotes> {
+export async function replayTrajectoryAsTurns(
+  client: LoupeClient,
+  trajectory: Trajectory,
+  sessionId: string,
+  options: NoteReplayOptions,
+): Promise<TrajectoryNotes> {
   const { windowTokens } = options;
   const reserveTokens = options.reserveTokens ?? Math.floor(windowTokens / 10);
   if (reserveTokens >= windowTokens) throw new AppError("invalid_argument", `reserve must be below the window [window=${String(windowTokens)}]`);
@@ -65,7 +70,12 @@ export async function replayTrajectoryAsTurns(client: LoupeClient, trajectory: T
   const points: Array<{ afterRow: number; response: Awaited<ReturnType<LoupeClient["compact"]>> }> = [];
   try {
     for (const step of steps) {
-      const appended = await client.appendTurns({ sessionId, source: options.source ?? "loupe-eval", turns: [...step.turns], contextWindowTokens: windowTokens });
+      const appended = await client.appendTurns({
+        sessionId,
+        source: options.source ?? "loupe-eval",
+        turns: [...step.turns],
+        contextWindowTokens: windowTokens,
+      });
       if (!appended.compactionDue || step.rowIndex === steps.length - 1) continue;
       await settle(client, sessionId, threshold, options.settleTimeoutMs ?? 30_000);
       const response = await client.compact({ sessionId, format: HistoryFormat.ANTHROPIC, contextLimitTokens: windowTokens, reserveTokens });

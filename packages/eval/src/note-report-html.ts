@@ -37,7 +37,10 @@ function bars(rows: readonly Row[]): string {
     const tick = `<line x1="${recent.toFixed(1)}" x2="${recent.toFixed(1)}" y1="${String(y - 3)}" y2="${String(y + BAR + 3)}" stroke="#000" stroke-width="2"><title>${escapeHtml(`${label}: ${percent(totals.recentTurns, totals.items)} in the most recent turns of the same size`)}</title></line>`;
     return `<text x="${String(LABEL - 8)}" y="${String(y + BAR / 2 + 4)}" text-anchor="end" font-size="11">${escapeHtml(label)}</text>${segments.join("")}${tick}`;
   });
-  const legend = PLACES.map(([, name, color], index) => `<rect x="${String(LABEL + index * 95)}" y="${String(height - 22)}" width="10" height="10" fill="${color}"/><text x="${String(LABEL + index * 95 + 14)}" y="${String(height - 13)}" font-size="10">${name}</text>`);
+  const legend = PLACES.map(
+    ([, name, color], index) =>
+      `<rect x="${String(LABEL + index * 95)}" y="${String(height - 22)}" width="10" height="10" fill="${color}"/><text x="${String(LABEL + index * 95 + 14)}" y="${String(height - 13)}" font-size="10">${name}</text>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${String(WIDTH)}" height="${String(height)}" viewBox="0 0 ${String(WIDTH)} ${String(height)}" role="img">${marks.join("\n")}${legend.join("")}</svg>`;
 }
 

@@ -2,7 +2,24 @@ import type { Carried } from "./note-score.js";
 import { number, percent, textTable } from "./report-table.js";
 import type { NoteReport, NoteTotals } from "./run-note-eval.js";
 
-const HEADER = ["window / system", "compacted", "compactions", "prepared", "note tokens", "covered/note", "cited/note", "items", "in note", "kept turns", "via address", "reads/item", "handed over", "via search", "lost", "recent turns only"];
+const HEADER = [
+  "window / system",
+  "compacted",
+  "compactions",
+  "prepared",
+  "note tokens",
+  "covered/note",
+  "cited/note",
+  "items",
+  "in note",
+  "kept turns",
+  "via address",
+  "reads/item",
+  "handed over",
+  "via search",
+  "lost",
+  "recent turns only",
+];
 
 const KIND_HEADER = ["window / kind", "items", "in note", "in context", "handed over", "via search", "lost"];
 
@@ -11,7 +28,15 @@ function kindRows(report: NoteReport): string[][] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([kind, found]: [string, Record<Carried, number>]) => {
       const items = Object.values(found).reduce((total, count) => total + count, 0);
-      return [`${number(report.windowTokens)} ${kind}`, number(items), percent(found.note, items), percent(found.note + found.kept, items), percent(found.note + found.kept + found.address, items), percent(found.search, items), percent(found.lost, items)];
+      return [
+        `${number(report.windowTokens)} ${kind}`,
+        number(items),
+        percent(found.note, items),
+        percent(found.note + found.kept, items),
+        percent(found.note + found.kept + found.address, items),
+        percent(found.search, items),
+        percent(found.lost, items),
+      ];
     });
 }
 

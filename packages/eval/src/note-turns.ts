@@ -48,10 +48,16 @@ export function replaySteps(trajectory: Trajectory): ReplayStep[] {
     const result: TurnInit = {
       seq: resultSeq(index),
       role: "user",
-      toolResults: [{ toolUseId, toolName: row.tool, parts: [textPart(output)], isError: row.isError, ...(row.exitCode === undefined ? {} : { exitCode: row.exitCode }) }],
+      toolResults: [
+        { toolUseId, toolName: row.tool, parts: [textPart(output)], isError: row.isError, ...(row.exitCode === undefined ? {} : { exitCode: row.exitCode }) },
+      ],
     };
     const first: TurnInit[] = index === 0 ? [{ seq: 1, role: "user", parts: [textPart(task === "" ? "(no task text)" : task)] }] : [];
-    const turnTexts = [...(index === 0 ? [{ seq: 1, text: task }] : []), { seq: callSeq(index), text: `${thought}\n${argsJson}` }, { seq: resultSeq(index), text: output }];
+    const turnTexts = [
+      ...(index === 0 ? [{ seq: 1, text: task }] : []),
+      { seq: callSeq(index), text: `${thought}\n${argsJson}` },
+      { seq: resultSeq(index), text: output },
+    ];
     return { rowIndex: index, turns: [...first, call, result], turnTexts };
   });
 }

@@ -4,12 +4,23 @@ import { isAppError } from "@loupe/errors";
 import { joinCoreSettings, parseCorePolicyName } from "./parse-core-policy.js";
 import { needsLoupe, resolvePolicies } from "./resolve-policies.js";
 
-const invalid = (pattern: RegExp) => (error: unknown): boolean => isAppError(error) && error.code === "invalid_argument" && pattern.test(error.message);
+const invalid =
+  (pattern: RegExp) =>
+  (error: unknown): boolean =>
+    isAppError(error) && error.code === "invalid_argument" && pattern.test(error.message);
 
 describe("parseCorePolicyName()", () => {
   it("reads the budget and dotted shares, in any order", () => {
-    assert.deepEqual(parseCorePolicyName("core"), { name: "core", budgetTokens: 0, shares: undefined });
-    assert.deepEqual(parseCorePolicyName("core:budget=1000"), { name: "core:budget=1000", budgetTokens: 1000, shares: undefined });
+    assert.deepEqual(parseCorePolicyName("core"), { name: "core", budgetTokens: 0, shares: undefined, intent: false, model: "" });
+    assert.deepEqual(parseCorePolicyName("core:budget=1000"), { name: "core:budget=1000", budgetTokens: 1000, shares: undefined, intent: false, model: "" });
+    assert.deepEqual(parseCorePolicyName("core:intent=on,model=gpt-4o,budget=1000"), {
+      name: "core:intent=on,model=gpt-4o,budget=1000",
+      budgetTokens: 1000,
+      shares: undefined,
+      intent: true,
+      model: "gpt-4o",
+    });
+    assert.throws(() => parseCorePolicyName("core:intent=yes"), invalid(/core intent is on or off/));
     const spec = parseCorePolicyName("core:command.scriptHead=0.5,budget=1000,command.tail=.3,fileRead.head=1");
     assert.equal(spec.budgetTokens, 1000);
     assert.deepEqual(JSON.parse(JSON.stringify(spec.shares)), { command: { scriptHead: 0.5, tail: 0.3 }, fileRead: { head: 1 } });
@@ -44,20 +55,43 @@ describe("resolvePolicies() with core policies", () => {
   it("builds them without a client, and they need no Loupe", () => {
     const names = ["none", "core", "core:budget=1000", "core:budget=1000,command.scriptHead=0.5,command.tail=0.3"];
     assert.equal(needsLoupe(names), false);
-    assert.deepEqual(resolvePolicies(names, [], undefined).map((policy) => policy.name), names);
+    assert.deepEqual(
+      resolvePolicies(names, [], undefined).map((policy) => policy.name),
+      names,
+    );
   });
 
   it("joins settings split off by a comma-separated --policy back to their core policy", () => {
     const split = "none,core:budget=1000,command.scriptHead=0.5,command.tail=0.3,core,fileRead.head=0.5,core:budget=2000,seed-rule".split(",");
-    assert.deepEqual(joinCoreSettings(split), ["none", "core:budget=1000,command.scriptHead=0.5,command.tail=0.3", "core:fileRead.head=0.5", "core:budget=2000", "seed-rule"]);
-    assert.deepEqual(resolvePolicies(split, [], undefined).map((policy) => policy.name), joinCoreSettings(split));
+    assert.deepEqual(joinCoreSettings(split), [
+      "none",
+      "core:budget=1000,command.scriptHead=0.5,command.tail=0.3",
+      "core:fileRead.head=0.5",
+      "core:budget=2000",
+      "seed-rule",
+    ]);
+    assert.deepEqual(
+      resolvePolicies(split, [], undefined).map((policy) => policy.name),
+      joinCoreSettings(split),
+    );
     assert.deepEqual(joinCoreSettings(["none", "command.tail=0.3"]), ["none", "command.tail=0.3"]);
     assert.throws(() => resolvePolicies(["none", "command.tail=0.3"], [], undefined), invalid(/unknown policy \[policy=command\.tail=0\.3/));
   });
 
+  it("builds blind cuts beside core policies, joining their split-off settings", () => {
+    const split = "blind,core:intent=on,blind:core:budget=1000,intent=on,cline,deep-agents".split(",");
+    const names = resolvePolicies(split, [], undefined).map((policy) => policy.name);
+    assert.deepEqual(names, ["blind:core", "core:intent=on", "blind:core:budget=1000,intent=on", "cline", "deep-agents"]);
+    assert.equal(needsLoupe(["blind:loupe:intent=on"]), true);
+    assert.throws(() => resolvePolicies(["blind:cline"], [], undefined), invalid(/blind takes a core or loupe policy/));
+  });
+
   it("refuses a bad one, a core-like unknown name and a name given twice", () => {
     assert.throws(() => resolvePolicies(["core:command.tail=2"], [], undefined), invalid(/share must be a number from 0 to 1/));
-    assert.throws(() => resolvePolicies(["corex"], [], undefined), invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,group\.share=X\]/));
+    assert.throws(
+      () => resolvePolicies(["corex"], [], undefined),
+      invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,intent=on,model=M,group\.share=X\|blind\|/),
+    );
     assert.throws(() => resolvePolicies(["core:budget=900", "core:budget=900"], [], undefined), invalid(/policy named twice/));
   });
 });

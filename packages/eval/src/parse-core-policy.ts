@@ -9,19 +9,26 @@ export interface CorePolicySpec {
   readonly budgetTokens: number;
   /** Shares replacing the projection core's defaults; undefined = none. */
   readonly shares: ProjectionSharesOverride | undefined;
+  /** Whether the runtime's intent is passed to the core (`intent=on`). */
+  readonly intent: boolean;
+  /** The model the request names (`model=gpt-4o`); "" = none. */
+  readonly model: string;
 }
+
+// Names whose settings a comma-separated list may split off: core and Loupe policies, and blind cuts beside them.
+const JOINABLE = /^(?:blind:)?(?:core|loupe)(?::|$)/;
 
 /** Matches the names {@link parseCorePolicyName} takes (whether valid or not). */
 export const CORE_NAME = /^core(?::|$)/;
 
 const MAX_BUDGET_TOKENS = 1_000_000;
 
-// A core setting standing alone: `budget=N` or `group.share=X`.
-const SETTING = /^(?:budget|[A-Za-z]+\.[A-Za-z]+)=/;
+// A core setting standing alone: `budget=N`, `intent=on`, `model=NAME` or `group.share=X`.
+const SETTING = /^(?:budget|intent|model|[A-Za-z]+\.[A-Za-z]+)=/;
 
 /**
- * Names as a comma-separated list gives them, with each core policy's
- * settings joined back to it: `core:budget=1000`, `command.tail=0.3` →
+ * Names as a comma-separated list gives them, with each core or Loupe
+ * policy's settings (also behind `blind:`) joined back to it: `core:budget=1000`, `command.tail=0.3` →
  * `core:budget=1000,command.tail=0.3` (and `core`, `command.tail=0.3` →
  * `core:command.tail=0.3`). Other names pass as they are.
  */
@@ -29,16 +36,18 @@ export function joinCoreSettings(names: readonly string[]): string[] {
   const joined: string[] = [];
   for (const name of names) {
     const previous = joined[joined.length - 1];
-    if (previous !== undefined && CORE_NAME.test(previous) && SETTING.test(name)) joined[joined.length - 1] = `${previous}${previous === "core" ? ":" : ","}${name}`;
+    if (previous !== undefined && JOINABLE.test(previous) && SETTING.test(name))
+      joined[joined.length - 1] = `${previous}${/(?:^|:)(?:core|loupe)$/.test(previous) ? ":" : ","}${name}`;
     else joined.push(name);
   }
   return joined;
 }
 
 /**
- * Parses `core`, `core:budget=N` and `core:budget=N,group.share=X,…` (keys as
- * in ProjectionShares, dotted per group: `command.scriptHead=0.5`,
- * `fileRead.tail=0.4`; budget and shares in any order, each at most once).
+ * Parses `core`, `core:budget=N` and `core:budget=N,intent=on,model=M,group.share=X,…`
+ * (`intent=on` passes the runtime's intent; `model` names the request's
+ * model; keys as in ProjectionShares, dotted per group:
+ * `command.scriptHead=0.5`, `fileRead.tail=0.4`; in any order, each at most once).
  *
  * @throws AppError `invalid_argument` naming the policy and what is wrong
  */
@@ -46,23 +55,44 @@ export function parseCorePolicyName(name: string): CorePolicySpec {
   if (!CORE_NAME.test(name)) throw new AppError("invalid_argument", `not a core policy [policy=${name}]`);
   const settings = name === "core" ? [] : name.slice("core:".length).split(",");
   let budgetTokens = 0;
+  let intent = false;
+  let model = "";
   // Without prototypes: a key such as __proto__ is a name like any other (and refused as unknown).
   const shares: Record<string, Record<string, number>> = Object.create(null) as Record<string, Record<string, number>>;
   const seen = new Set<string>();
   for (const setting of settings) {
     const [key = "", value, ...more] = setting.split("=");
-    if (key === "" || value === undefined || value === "" || more.length > 0) throw new AppError("invalid_argument", `core policy settings are key=value, comma-separated [policy=${name}, setting=${setting}]`);
+    if (key === "" || value === undefined || value === "" || more.length > 0)
+      throw new AppError("invalid_argument", `core policy settings are key=value, comma-separated [policy=${name}, setting=${setting}]`);
     if (seen.has(key)) throw new AppError("invalid_argument", `core policy setting given twice [policy=${name}, setting=${key}]`);
     seen.add(key);
     if (key === "budget") {
       budgetTokens = Number(value);
-      if (!/^\d+$/.test(value) || budgetTokens < 1 || budgetTokens > MAX_BUDGET_TOKENS) throw new AppError("invalid_argument", `core budget must be a whole number of tokens, 1 to ${String(MAX_BUDGET_TOKENS)} [policy=${name}, budget=${value}]`);
+      if (!/^\d+$/.test(value) || budgetTokens < 1 || budgetTokens > MAX_BUDGET_TOKENS)
+        throw new AppError(
+          "invalid_argument",
+          `core budget must be a whole number of tokens, 1 to ${String(MAX_BUDGET_TOKENS)} [policy=${name}, budget=${value}]`,
+        );
+      continue;
+    }
+    if (key === "intent") {
+      if (value !== "on" && value !== "off") throw new AppError("invalid_argument", `core intent is on or off [policy=${name}, intent=${value}]`);
+      intent = value === "on";
+      continue;
+    }
+    if (key === "model") {
+      model = value;
       continue;
     }
     const [group = "", share, ...deeper] = key.split(".");
-    if (share === undefined || share === "" || deeper.length > 0) throw new AppError("invalid_argument", `core policy keys are budget or group.share [policy=${name}, key=${key}, groups=${Object.keys(DEFAULT_SHARES).join("|")}]`);
+    if (share === undefined || share === "" || deeper.length > 0)
+      throw new AppError(
+        "invalid_argument",
+        `core policy keys are budget or group.share [policy=${name}, key=${key}, groups=${Object.keys(DEFAULT_SHARES).join("|")}]`,
+      );
     // A decimal number only: "0x1", "1_0" and " 1" are refused.
-    if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value)) throw new AppError("invalid_argument", `share must be a number from 0 to 1 [policy=${name}, share=${key}, value=${value}]`);
+    if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value))
+      throw new AppError("invalid_argument", `share must be a number from 0 to 1 [policy=${name}, share=${key}, value=${value}]`);
     (shares[group] ??= Object.create(null) as Record<string, number>)[share] = Number(value);
   }
   const override = Object.keys(shares).length === 0 ? undefined : (shares as ProjectionSharesOverride);
@@ -72,5 +102,5 @@ export function parseCorePolicyName(name: string): CorePolicySpec {
     if (isAppError(error)) throw new AppError("invalid_argument", `${error.message} [policy=${name}]`, { cause: error });
     throw error;
   }
-  return { name, budgetTokens, shares: override };
+  return { name, budgetTokens, shares: override, intent, model };
 }

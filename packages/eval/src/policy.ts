@@ -17,9 +17,18 @@ export interface PolicyView {
   readonly recover?: (evidence: string) => Promise<Recovery>;
 }
 
+/** What a runtime knows when a tool returns, besides the call and its output. */
+export interface ViewContext {
+  /**
+   * What the agent is looking for: the task and the message that issued this
+   * call (the previous step's next action), never this call's own next action.
+   */
+  readonly intent: string;
+}
+
 /** A context policy: turns one tool output into its first view. */
 export interface Policy {
   readonly name: string;
-  /** `session` groups the calls of one trajectory (Loupe uses it). */
-  view(row: CorpusRow, session: string): Promise<PolicyView>;
+  /** `session` groups the calls of one trajectory (Loupe uses it); `context` is what the runtime knows (policies may ignore it). */
+  view(row: CorpusRow, session: string, context?: ViewContext): Promise<PolicyView>;
 }

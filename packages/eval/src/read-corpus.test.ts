@@ -19,9 +19,12 @@ describe("readCorpus()", () => {
     await writeFile(join(dir, "tree/src/lib/parse_args.ts"), "export {};\n");
     await writeFile(join(dir, "tree/README.md"), "# t\n");
     listing = spawnSync("ls", ["-R", join(dir, "tree")], { encoding: "utf8" }).stdout;
-    const run = spawnSync(process.execPath, ["-e", "function loadConfig() { throw new TypeError('missing database_url'); } loadConfig();"], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["-e", "function loadConfig() { throw new TypeError('missing database_url'); } loadConfig();"], {
+      encoding: "utf8",
+    });
     failure = run.stderr;
-    const line = (fields: Record<string, unknown>): string => JSON.stringify({ agent_system: "sys-a", trajectory_id: "t1", task: "fix it", tool: "bash", exit_code: 0, ...fields });
+    const line = (fields: Record<string, unknown>): string =>
+      JSON.stringify({ agent_system: "sys-a", trajectory_id: "t1", task: "fix it", tool: "bash", exit_code: 0, ...fields });
     const gz = [
       line({ step: 2, args: { command: "node -e …" }, output: failure, exit_code: 1, next_action: "TypeError in loadConfig" }),
       "not json",
@@ -30,7 +33,10 @@ describe("readCorpus()", () => {
       "",
     ].join("\n");
     await writeFile(join(dir, "a.jsonl.gz"), gzipSync(gz));
-    await writeFile(join(dir, "b.jsonl"), line({ agent_system: "sys-b", trajectory_id: "t1", step: 1, args: "ls", output: listing, next_action: "done" }) + "\n");
+    await writeFile(
+      join(dir, "b.jsonl"),
+      line({ agent_system: "sys-b", trajectory_id: "t1", step: 1, args: "ls", output: listing, next_action: "done" }) + "\n",
+    );
   });
   after(async () => rm(dir, { recursive: true, force: true }));
 
@@ -40,7 +46,10 @@ describe("readCorpus()", () => {
     assert.equal(corpus.skipped, 2);
     assert.deepEqual(
       corpus.trajectories.map((trajectory) => [trajectory.agentSystem, trajectory.id, trajectory.rows.map((row) => row.step)]),
-      [["sys-a", "t1", [1, 2]], ["sys-b", "t1", [1]]],
+      [
+        ["sys-a", "t1", [1, 2]],
+        ["sys-b", "t1", [1]],
+      ],
     );
     const [first, second] = corpus.trajectories[0]?.rows ?? [];
     assert.equal(first?.output, listing);

@@ -58,8 +58,13 @@ export async function readCorpus(paths: readonly string[]): Promise<Corpus> {
       }
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") throw new AppError("not_found", `corpus file not readable [path=${path}]`, { cause: error });
-      throw new AppError("invalid_argument", `corpus file is not jsonl or gzip [path=${path}, reason=${error instanceof Error ? error.message : String(error)}]`, { cause: error });
+      if (code === "ENOENT" || code === "EACCES" || code === "EISDIR")
+        throw new AppError("not_found", `corpus file not readable [path=${path}]`, { cause: error });
+      throw new AppError(
+        "invalid_argument",
+        `corpus file is not jsonl or gzip [path=${path}, reason=${error instanceof Error ? error.message : String(error)}]`,
+        { cause: error },
+      );
     }
   }
   const trajectories = [...groups.entries()]
@@ -72,11 +77,17 @@ export async function readCorpus(paths: readonly string[]): Promise<Corpus> {
   return { trajectories, rows, skipped };
 }
 
-/** `dev` or `test`: the deterministic half a trajectory belongs to (FNV-1a of its id; about 50% each). */
+/**
+ * `dev` or `test`: the deterministic half a trajectory belongs to (FNV-1a of
+ * its id; about 50% each). A row made from a recorded trajectory
+ * (`<recorded id>#replay:<step>`) goes with the trajectory it came from, so
+ * tuning on dev never sees test's tasks.
+ */
 export function splitOf(trajectoryId: string): "dev" | "test" {
+  const hashed = trajectoryId.includes("#replay:") ? trajectoryId.slice(0, trajectoryId.indexOf("#replay:")) : trajectoryId;
   let hash = 0x811c9dc5;
-  for (let index = 0; index < trajectoryId.length; index++) {
-    hash ^= trajectoryId.charCodeAt(index);
+  for (let index = 0; index < hashed.length; index++) {
+    hash ^= hashed.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   // The top bit: the low bits of FNV-1a depend only on the parity of the characters.

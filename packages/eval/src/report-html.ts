@@ -26,8 +26,16 @@ function range(values: readonly number[], floor: number, ceiling: number): reado
 /** One scatter chart: x = tokens carried, y = evidence kept (filled: in view; ring: reachable); axes fitted to the points. */
 function chart(title: string, points: readonly Point[]): string {
   const share = (part: number, whole: number): number => (whole === 0 ? 1 : part / whole);
-  const [lowX, highX] = range(points.map((point) => point.totals.historyTokens), 0, Infinity);
-  const [lowY, highY] = range(points.flatMap((point) => [share(point.totals.inView, point.totals.evidence), share(point.totals.reachable, point.totals.evidence)]), 0, 1);
+  const [lowX, highX] = range(
+    points.map((point) => point.totals.historyTokens),
+    0,
+    Infinity,
+  );
+  const [lowY, highY] = range(
+    points.flatMap((point) => [share(point.totals.inView, point.totals.evidence), share(point.totals.reachable, point.totals.evidence)]),
+    0,
+    1,
+  );
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = (value: number): number => MARGIN.left + ((value - lowX) / (highX - lowX)) * plotWidth;
@@ -43,7 +51,9 @@ function chart(title: string, points: readonly Point[]): string {
   });
   const marks = points.map((point) => {
     const cx = x(point.totals.historyTokens).toFixed(1);
-    const label = escapeHtml(`${point.policy}: ${point.totals.historyTokens.toLocaleString("en-US")} tokens carried, ${percent(point.totals.inView, point.totals.evidence)} in view, ${percent(point.totals.reachable, point.totals.evidence)} reachable`);
+    const label = escapeHtml(
+      `${point.policy}: ${point.totals.historyTokens.toLocaleString("en-US")} tokens carried, ${percent(point.totals.inView, point.totals.evidence)} in view, ${percent(point.totals.reachable, point.totals.evidence)} reachable`,
+    );
     return (
       `<circle cx="${cx}" cy="${y(share(point.totals.reachable, point.totals.evidence)).toFixed(1)}" r="7" fill="none" stroke="${point.color}" stroke-width="2"><title>${label}</title></circle>` +
       `<circle cx="${cx}" cy="${y(share(point.totals.inView, point.totals.evidence)).toFixed(1)}" r="4.5" fill="${point.color}"><title>${label}</title></circle>`
@@ -91,7 +101,10 @@ export function formatReportHtml(report: EvalReport, title = "loupe eval"): stri
   );
   const body = sections.map(({ name, pick }) => {
     const points = report.policies.map((policy, index) => ({ policy: policy.policy, color: COLORS[index % COLORS.length] ?? "#000", totals: pick(policy) }));
-    const facts = points[0] === undefined ? "" : ` — ${String(points[0].totals.trajectories)} trajectories, ${String(points[0].totals.steps)} calls, ${String(points[0].totals.evidence)} evidence items`;
+    const facts =
+      points[0] === undefined
+        ? ""
+        : ` — ${String(points[0].totals.trajectories)} trajectories, ${String(points[0].totals.steps)} calls, ${String(points[0].totals.evidence)} evidence items`;
     return `<section><h2>${escapeHtml(name + facts)}</h2>${chart(`${name}: tokens carried vs evidence kept`, points)}${table(points)}</section>`;
   });
   return `<!doctype html>

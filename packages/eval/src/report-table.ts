@@ -12,12 +12,26 @@ export const number = (value: number): string => Math.round(value).toLocaleStrin
 /** A plain-text table: the title, the header and the rows, columns padded (the first to the left, the rest to the right), then a blank line. */
 export function textTable(title: string, header: readonly string[], body: readonly (readonly string[])[]): string[] {
   const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((cells) => (cells[column] ?? "").length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
+  const line = (cells: readonly string[]): string =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
   return [title, line(header), ...body.map(line), ""];
 }
 
 function section(title: string, rows: ReadonlyArray<{ policy: string; totals: Totals }>, baseline: Totals | undefined): string[] {
-  const header = ["policy", "tokens carried", "vs none", "first-view tokens", "cut", "saved", "evidence", "in view", "cut items", "in view (cut)", "reachable", "recoveries"];
+  const header = [
+    "policy",
+    "tokens carried",
+    "vs none",
+    "first-view tokens",
+    "cut",
+    "saved",
+    "evidence",
+    "in view",
+    "cut items",
+    "in view (cut)",
+    "reachable",
+    "recoveries",
+  ];
   const body = rows.map(({ policy, totals }) => [
     policy,
     number(totals.historyTokens),
@@ -42,7 +56,8 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
  * row per policy with tokens carried (and as a share of `none`'s when `none`
  * ran), first-view tokens, outputs cut and saved, evidence items, the share in the
  * first view, the items of the outputs it cut and their share in the first
- * view, the share reachable with one recovery, and recoveries made.
+ * view, the share reachable with one recovery, and recoveries made. The
+ * outputs over 8,000 characters have their own tables (`formatLongTable`).
  */
 export function formatReportTable(report: EvalReport): string {
   const baselineOf = (pick: (totals: { pooled: Totals; bySystem: Record<string, Totals> }) => Totals | undefined): Totals | undefined => {

@@ -11,8 +11,28 @@ const report: EvalReport = {
   steps: 4,
   systems: ["sys<a>"],
   policies: [
-    { policy: "none", pooled: totals({ historyTokens: 1000, firstViewTokens: 400, evidence: 8, inView: 8, reachable: 8 }), bySystem: { "sys<a>": totals({ historyTokens: 1000, evidence: 8, inView: 8, reachable: 8 }) }, byTrajectory: [] },
-    { policy: "loupe", pooled: totals({ historyTokens: 250, firstViewTokens: 100, evidence: 8, inView: 6, reachable: 7, recoveries: 1, cutOutputs: 1, cutEvidence: 4, cutInView: 2 }), bySystem: { "sys<a>": totals({ historyTokens: 250, evidence: 8, inView: 6, reachable: 7 }) }, byTrajectory: [] },
+    {
+      policy: "none",
+      pooled: totals({ historyTokens: 1000, firstViewTokens: 400, evidence: 8, inView: 8, reachable: 8 }),
+      bySystem: { "sys<a>": totals({ historyTokens: 1000, evidence: 8, inView: 8, reachable: 8 }) },
+      byTrajectory: [],
+    },
+    {
+      policy: "loupe",
+      pooled: totals({
+        historyTokens: 250,
+        firstViewTokens: 100,
+        evidence: 8,
+        inView: 6,
+        reachable: 7,
+        recoveries: 1,
+        cutOutputs: 1,
+        cutEvidence: 4,
+        cutInView: 2,
+      }),
+      bySystem: { "sys<a>": totals({ historyTokens: 250, evidence: 8, inView: 6, reachable: 7 }) },
+      byTrajectory: [],
+    },
   ],
 };
 
@@ -29,7 +49,10 @@ describe("formatReportTable()", () => {
     const table = formatReportTable(report);
     assert.match(table, /^pooled \(1 trajectories, 4 calls\)\npolicy /);
     assert.match(table, /\nsys<a> \(1 trajectories, 4 calls\)\n/);
-    assert.match(table, /\npolicy +tokens carried +vs none +first-view tokens +cut +saved +evidence +in view +cut items +in view \(cut\) +reachable +recoveries\n/);
+    assert.match(
+      table,
+      /\npolicy +tokens carried +vs none +first-view tokens +cut +saved +evidence +in view +cut items +in view \(cut\) +reachable +recoveries\n/,
+    );
     assert.match(table, /\nnone +1,000 +100\.0% +400 +0 +0 +8 +100\.0% +0 +- +100\.0% +0\n/);
     assert.match(table, /\nloupe +250 +25\.0% +100 +1 +0 +8 +75\.0% +4 +50\.0% +87\.5% +1\n/);
   });

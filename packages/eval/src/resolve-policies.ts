@@ -1,14 +1,28 @@
 import type { LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
+import { createTokenCounter } from "@loupe/projection";
+import { createBlindPolicy } from "./blind-policy.js";
 import { createCutRulePolicy, parseRuleSpec, SEED_RULE } from "./cut-rule-policy.js";
 import { createCorePolicy } from "./core-policy.js";
 import { createLoupePolicy } from "./loupe-policy.js";
 import { CORE_NAME, joinCoreSettings, parseCorePolicyName } from "./parse-core-policy.js";
+import { clinePolicy, deepAgentsPolicy } from "./peer-policies.js";
 import type { Policy } from "./policy.js";
 import { claudeCodePolicy, codexPolicy, geminiCliPolicy, nonePolicy, opencodePolicy } from "./vendor-policies.js";
 
 /** The policies `loupe eval` runs when none is named. */
-export const DEFAULT_POLICY_NAMES: readonly string[] = ["none", "codex", "claude-code", "gemini-cli", "opencode", "seed-rule", "loupe", "loupe:budget=1000"];
+export const DEFAULT_POLICY_NAMES: readonly string[] = [
+  "none",
+  "codex",
+  "claude-code",
+  "gemini-cli",
+  "opencode",
+  "cline",
+  "deep-agents",
+  "seed-rule",
+  "loupe",
+  "loupe:budget=1000",
+];
 
 const LOCAL: Readonly<Record<string, Policy>> = {
   none: nonePolicy,
@@ -16,44 +30,65 @@ const LOCAL: Readonly<Record<string, Policy>> = {
   "claude-code": claudeCodePolicy,
   "gemini-cli": geminiCliPolicy,
   opencode: opencodePolicy,
+  cline: clinePolicy,
+  "deep-agents": deepAgentsPolicy,
   "seed-rule": createCutRulePolicy("seed-rule", SEED_RULE),
 };
 
-const LOUPE_NAME = /^loupe(?::budget=(\d+))?$/;
+const LOUPE_NAME = /^loupe(?::(?:budget=(\d+))?(?:,?intent=(on|off))?)?$/;
+const BLIND_PREFIX = "blind:";
 
-/** Whether any of `names` needs a running Loupe. */
+/** Whether any of `names` needs a running Loupe (a `blind:` policy beside a Loupe one does too). */
 export function needsLoupe(names: readonly string[]): boolean {
-  return names.some((name) => LOUPE_NAME.test(name));
+  return names.some((name) => LOUPE_NAME.test(name.startsWith(BLIND_PREFIX) ? name.slice(BLIND_PREFIX.length) : name));
+}
+
+const KNOWN = [
+  ...Object.keys(LOCAL),
+  "loupe",
+  "loupe:budget=N,intent=on",
+  "core",
+  "core:budget=N,intent=on,model=M,group.share=X",
+  "blind",
+  "blind:<core or loupe policy>",
+].join("|");
+
+/** One named policy (not a rule). */
+function policyNamed(name: string, client: LoupeClient | undefined): Policy {
+  const local = LOCAL[name];
+  if (local !== undefined) return local;
+  if (name === "blind" || name.startsWith(BLIND_PREFIX)) {
+    const reference = name === "blind" ? "core" : name.slice(BLIND_PREFIX.length);
+    if (reference.startsWith(BLIND_PREFIX) || LOCAL[reference] !== undefined)
+      throw new AppError("invalid_argument", `blind takes a core or loupe policy [policy=${name}]`);
+    const counter = createTokenCounter("o200k_base");
+    return createBlindPolicy(policyNamed(reference, client), (text) => counter.count(text));
+  }
+  if (CORE_NAME.test(name)) {
+    const spec = parseCorePolicyName(name);
+    return createCorePolicy({ name: spec.name, budgetTokens: spec.budgetTokens, shares: spec.shares, intent: spec.intent, model: spec.model });
+  }
+  const loupe = LOUPE_NAME.exec(name);
+  if (loupe === null) throw new AppError("invalid_argument", `unknown policy [policy=${name}, known=${KNOWN}]`);
+  if (client === undefined) throw new AppError("failed_precondition", `policy needs a running loupe [policy=${name}]`);
+  return createLoupePolicy(client, { budgetTokens: Number(loupe[1] ?? "0"), intent: loupe[2] === "on" });
 }
 
 /**
  * Builds the policies named in `names` (see {@link DEFAULT_POLICY_NAMES};
- * `loupe:budget=N` for any N; `core`, `core:budget=N[,group.share=X…]`, see
- * `parseCorePolicyName`) followed by one per `--rule` spec. Core policies
- * run in process and need no client. A core policy's settings may come as
- * names of their own after it (a comma-separated list splits them off).
+ * `loupe:budget=N` for any N, `loupe:intent=on` to send the intent; `core`,
+ * `core:budget=N[,intent=on][,model=M][,group.share=X…]`, see
+ * `parseCorePolicyName`; `blind` beside `core`, `blind:<core or loupe
+ * policy>` beside another, see `createBlindPolicy`) followed by one per
+ * `--rule` spec. Core policies run in process and need no client. A core
+ * policy's settings may come as names of their own after it (a
+ * comma-separated list splits them off).
  *
  * @throws AppError `invalid_argument` for an unknown name, a bad core setting or a bad rule;
  *   `failed_precondition` when a Loupe policy is named without a client
  */
 export function resolvePolicies(names: readonly string[], rules: readonly string[], client: LoupeClient | undefined): Policy[] {
-  const policies: Policy[] = [];
-  for (const name of joinCoreSettings(names)) {
-    const local = LOCAL[name];
-    if (local !== undefined) {
-      policies.push(local);
-      continue;
-    }
-    if (CORE_NAME.test(name)) {
-      const spec = parseCorePolicyName(name);
-      policies.push(createCorePolicy({ name: spec.name, budgetTokens: spec.budgetTokens, shares: spec.shares }));
-      continue;
-    }
-    const loupe = LOUPE_NAME.exec(name);
-    if (loupe === null) throw new AppError("invalid_argument", `unknown policy [policy=${name}, known=${[...Object.keys(LOCAL), "loupe", "loupe:budget=N", "core", "core:budget=N,group.share=X"].join("|")}]`);
-    if (client === undefined) throw new AppError("failed_precondition", `policy needs a running loupe [policy=${name}]`);
-    policies.push(createLoupePolicy(client, { budgetTokens: Number(loupe[1] ?? "0") }));
-  }
+  const policies = joinCoreSettings(names).map((name) => policyNamed(name, client));
   for (const spec of rules) {
     const { name, rule } = parseRuleSpec(spec);
     policies.push(createCutRulePolicy(name, rule));

@@ -20,13 +20,30 @@ const firstLine: Policy = {
   view: async (row) => {
     const [first = ""] = row.output.split("\n");
     if (first === row.output) return { firstView: row.output, saved: false };
-    const answer = row.output.split("\n").filter((line) => line.includes("status_code") || line.includes("500")).join("\n");
+    const answer = row.output
+      .split("\n")
+      .filter((line) => line.includes("status_code") || line.includes("500"))
+      .join("\n");
     return { firstView: first, saved: true, recover: async (evidence) => ({ found: row.output.includes(evidence), answer }) };
   },
 };
 
 function row(step: number, output: string, nextAction: string): CorpusRow {
-  return { agentSystem: "fixture", trajectoryId: "t1", step, task: "", tool: "bash", args: { command: "run" }, output, outputAsSeen: output, exitCode: 0, isError: false, nextAction, toolDetail: "" };
+  return {
+    agentSystem: "fixture",
+    trajectoryId: "t1",
+    step,
+    task: "",
+    tool: "bash",
+    args: { command: "run" },
+    output,
+    outputAsSeen: output,
+    exitCode: 0,
+    isError: false,
+    nextAction,
+    previousAction: "",
+    toolDetail: "",
+  };
 }
 
 const trajectory: Trajectory = {
@@ -60,7 +77,22 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
   it("none: every result whole, all evidence in view", async () => {
     // History: step 2 holds r1 (4), step 3 holds r1 + r2 (4 + 2) → 10.
     assert.deepEqual(await scoreTrajectory(prepared, nonePolicy, words), {
-      trajectories: 1, steps: 3, historyTokens: 10, firstViewTokens: 9, outputTokens: 9, recoveryTokens: 0, cutOutputs: 0, savedOutputs: 0, evidence: 3, inView: 3, reachable: 3, recoveries: 0, cutEvidence: 0, cutInView: 0,
+      trajectories: 1,
+      steps: 3,
+      historyTokens: 10,
+      firstViewTokens: 9,
+      outputTokens: 9,
+      recoveryTokens: 0,
+      cutOutputs: 0,
+      savedOutputs: 0,
+      evidence: 3,
+      inView: 3,
+      reachable: 3,
+      recoveries: 0,
+      cutEvidence: 0,
+      cutInView: 0,
+      long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0 },
+      longByKind: {},
     });
   });
 
@@ -68,7 +100,22 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
     // Step 1: view "load_config ok" (2) + two recoveries answering "status_code 500" (2 each) → 6; step 2: 2; step 3: 3.
     // History: 6 × 2 + 2 × 1 + 3 × 0 = 14.
     assert.deepEqual(await scoreTrajectory(prepared, firstLine, words), {
-      trajectories: 1, steps: 3, historyTokens: 14, firstViewTokens: 7, outputTokens: 9, recoveryTokens: 4, cutOutputs: 1, savedOutputs: 1, evidence: 3, inView: 1, reachable: 3, recoveries: 2, cutEvidence: 2, cutInView: 0,
+      trajectories: 1,
+      steps: 3,
+      historyTokens: 14,
+      firstViewTokens: 7,
+      outputTokens: 9,
+      recoveryTokens: 4,
+      cutOutputs: 1,
+      savedOutputs: 1,
+      evidence: 3,
+      inView: 1,
+      reachable: 3,
+      recoveries: 2,
+      cutEvidence: 2,
+      cutInView: 0,
+      long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0 },
+      longByKind: {},
     });
   });
 
@@ -88,16 +135,27 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
 
 describe("runEval()", () => {
   it("sums per agent system and pooled, in policy order", async () => {
-    const other: Trajectory = { ...trajectory, agentSystem: "other", id: "t2", rows: trajectory.rows.map((item) => ({ ...item, agentSystem: "other", trajectoryId: "t2" })) };
+    const other: Trajectory = {
+      ...trajectory,
+      agentSystem: "other",
+      id: "t2",
+      rows: trajectory.rows.map((item) => ({ ...item, agentSystem: "other", trajectoryId: "t2" })),
+    };
     const seen: number[] = [];
     const report = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, onProgress: (done) => seen.push(done) });
     assert.deepEqual(report.systems, ["fixture", "other"]);
-    assert.deepEqual(report.policies.map((policy) => policy.policy), ["none", "first-line"]);
+    assert.deepEqual(
+      report.policies.map((policy) => policy.policy),
+      ["none", "first-line"],
+    );
     const [none, first] = report.policies;
     assert.equal(none?.pooled.historyTokens, 20);
     assert.equal(first?.pooled.historyTokens, 28);
     assert.equal(first?.bySystem["other"]?.recoveries, 2);
-    assert.deepEqual(first?.byTrajectory.map((entry) => entry.id), ["t1", "t2"]);
+    assert.deepEqual(
+      first?.byTrajectory.map((entry) => entry.id),
+      ["t1", "t2"],
+    );
     assert.deepEqual(seen.sort(), [1, 2]);
     assert.equal(report.steps, 6);
   });

@@ -1,6 +1,9 @@
 import type { TokenCounter } from "@loupe/projection";
 import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
+import { intentOf } from "./intent-of.js";
+import { kindOfRow } from "./kind-of-row.js";
+import { addLongTotals, emptyLongTotals, LONG_OUTPUT_CHARS, type LongTotals } from "./long-totals.js";
 import type { Policy } from "./policy.js";
 
 /** Sums of one policy over some trajectories (all counts; tokens are o200k). */
@@ -34,22 +37,53 @@ export interface Totals {
   cutEvidence: number;
   /** Of {@link Totals.cutEvidence}, the items present in the first view. */
   cutInView: number;
+  /** Outputs longer than LONG_OUTPUT_CHARS (8,000 characters), cut or not: all of them, and per kind. */
+  long: LongTotals;
+  longByKind: Record<string, LongTotals>;
 }
 
-/** A trajectory's rows with what every policy shares: output tokens and evidence. */
+/** A trajectory's rows with what every policy shares: output tokens, evidence, intent and kind. */
 export interface PreparedTrajectory {
   readonly trajectory: Trajectory;
-  readonly rows: ReadonlyArray<{ readonly row: CorpusRow; readonly outputTokens: number; readonly evidence: readonly EvidenceItem[] }>;
+  readonly rows: ReadonlyArray<{
+    readonly row: CorpusRow;
+    readonly outputTokens: number;
+    readonly evidence: readonly EvidenceItem[];
+    readonly intent: string;
+    readonly kind: string;
+  }>;
 }
 
 /** All-zero totals. */
 export function emptyTotals(): Totals {
-  return { trajectories: 0, steps: 0, historyTokens: 0, firstViewTokens: 0, outputTokens: 0, recoveryTokens: 0, cutOutputs: 0, savedOutputs: 0, evidence: 0, inView: 0, reachable: 0, recoveries: 0, cutEvidence: 0, cutInView: 0 };
+  return {
+    trajectories: 0,
+    steps: 0,
+    historyTokens: 0,
+    firstViewTokens: 0,
+    outputTokens: 0,
+    recoveryTokens: 0,
+    cutOutputs: 0,
+    savedOutputs: 0,
+    evidence: 0,
+    inView: 0,
+    reachable: 0,
+    recoveries: 0,
+    cutEvidence: 0,
+    cutInView: 0,
+    long: emptyLongTotals(),
+    longByKind: {},
+  };
 }
 
 /** Adds `more` into `into` field by field and returns `into`. */
 export function addTotals(into: Totals, more: Totals): Totals {
-  for (const key of Object.keys(into) as Array<keyof Totals>) into[key] += more[key];
+  for (const key of Object.keys(into) as Array<keyof Totals>) {
+    if (key === "long" || key === "longByKind") continue;
+    into[key] += more[key];
+  }
+  addLongTotals(into.long, more.long);
+  for (const [kind, totals] of Object.entries(more.longByKind)) addLongTotals((into.longByKind[kind] ??= emptyLongTotals()), totals);
   return into;
 }
 
@@ -64,31 +98,50 @@ export function historyTokensOf(perStep: readonly number[]): number {
   return total;
 }
 
-/** Counts output tokens and finds evidence once per trajectory, for all policies. */
+/** Counts output tokens, finds evidence, the intent and the kind once per trajectory, for all policies. */
 export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter): PreparedTrajectory {
   return {
     trajectory,
-    rows: trajectory.rows.map((row) => ({
-      row,
-      outputTokens: counter.count(row.output),
-      evidence: evidenceOf({ nextAction: row.nextAction, output: row.output, outputAsSeen: row.outputAsSeen, task: row.task, argsText: argsText(row) }),
-    })),
+    rows: trajectory.rows.map((row, index) => {
+      const intent = intentOf(trajectory, index);
+      return {
+        row,
+        outputTokens: counter.count(row.output),
+        evidence: evidenceOf({
+          nextAction: row.nextAction,
+          output: row.output,
+          outputAsSeen: row.outputAsSeen,
+          task: row.task,
+          argsText: argsText(row),
+          intent,
+        }),
+        intent,
+        kind: kindOfRow(row),
+      };
+    }),
   };
 }
 
 /**
  * Replays one trajectory under `policy`: first views, evidence kept in view
- * (of all outputs, and of the outputs it cut), and one recovery per missing
- * item when the policy saved the output.
+ * (of all outputs, of the outputs it cut, and of the outputs over 8,000
+ * characters, per kind), and one recovery per missing item when the policy
+ * saved the output.
  */
 export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Policy, counter: TokenCounter): Promise<Totals> {
   const totals = emptyTotals();
   const perStep: number[] = [];
   const session = `${policy.name}|${prepared.trajectory.agentSystem}|${prepared.trajectory.id}`;
-  for (const { row, outputTokens, evidence } of prepared.rows) {
-    const view = await policy.view(row, session);
+  for (const { row, outputTokens, evidence, intent, kind } of prepared.rows) {
+    const view = await policy.view(row, session, { intent });
     const whole = view.firstView === row.output;
     const firstViewTokens = whole ? outputTokens : counter.count(view.firstView);
+    const long = row.output.length > LONG_OUTPUT_CHARS ? [totals.long, (totals.longByKind[kind] ??= emptyLongTotals())] : [];
+    for (const bucket of long) {
+      bucket.outputs++;
+      bucket.viewTokens += firstViewTokens;
+      bucket.evidence += evidence.length;
+    }
     let recoveryTokens = 0;
     for (const item of evidence) {
       totals.evidence++;
@@ -97,6 +150,10 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
         totals.inView++;
         totals.reachable++;
         if (!whole) totals.cutInView++;
+        for (const bucket of long) {
+          bucket.inView++;
+          bucket.reachable++;
+        }
         continue;
       }
       if (view.recover === undefined) continue;
@@ -105,6 +162,7 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
       if (!recovery.found) continue;
       totals.reachable++;
       totals.recoveries++;
+      for (const bucket of long) bucket.reachable++;
     }
     totals.steps++;
     totals.firstViewTokens += firstViewTokens;

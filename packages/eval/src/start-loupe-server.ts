@@ -34,7 +34,14 @@ export async function startLoupeServer(options: StartLoupeServerOptions): Promis
   const dataDir = await mkdtemp(join(tmpdir(), "loupe-eval-"));
   const [program, ...args] = options.command;
   const child = spawn(program, args, {
-    env: { ...(options.env ?? process.env), LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0", LOUPE_GRPC_HOST: "127.0.0.1", LOUPE_HTTP_HOST: "127.0.0.1" },
+    env: {
+      ...(options.env ?? process.env),
+      LOUPE_DATA_DIR: dataDir,
+      LOUPE_GRPC_PORT: "0",
+      LOUPE_HTTP_PORT: "0",
+      LOUPE_GRPC_HOST: "127.0.0.1",
+      LOUPE_HTTP_HOST: "127.0.0.1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -46,8 +53,13 @@ export async function startLoupeServer(options: StartLoupeServerOptions): Promis
   const recent: string[] = [];
   try {
     const address = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new AppError("unavailable", `loupe serve did not start in time [output=${recent.join(" | ")}]`)), options.timeoutMs ?? 60_000);
-      child.once("exit", (code) => reject(new AppError("unavailable", `loupe serve exited before serving [code=${String(code)}, output=${recent.join(" | ")}]`)));
+      const timer = setTimeout(
+        () => reject(new AppError("unavailable", `loupe serve did not start in time [output=${recent.join(" | ")}]`)),
+        options.timeoutMs ?? 60_000,
+      );
+      child.once("exit", (code) =>
+        reject(new AppError("unavailable", `loupe serve exited before serving [code=${String(code)}, output=${recent.join(" | ")}]`)),
+      );
       child.once("error", (error) => reject(new AppError("unavailable", `loupe serve could not start [reason=${error.message}]`, { cause: error })));
       for (const stream of [child.stdout, child.stderr]) {
         createInterface({ input: stream }).on("line", (line) => {

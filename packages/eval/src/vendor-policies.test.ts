@@ -16,7 +16,21 @@ import {
 } from "./vendor-policies.js";
 
 function row(output: string, tool = "bash", args: unknown = { command: "cat big.log" }): CorpusRow {
-  return { agentSystem: "test", trajectoryId: "t", step: 3, task: "", tool, args, output, outputAsSeen: output, exitCode: 0, isError: false, nextAction: "", toolDetail: "" };
+  return {
+    agentSystem: "test",
+    trajectoryId: "t",
+    step: 3,
+    task: "",
+    tool,
+    args,
+    output,
+    outputAsSeen: output,
+    exitCode: 0,
+    isError: false,
+    nextAction: "",
+    previousAction: "",
+    toolDetail: "",
+  };
 }
 
 /** Numbered lines `L000001 …` of exactly `width` characters (newline included) until `chars` characters. */

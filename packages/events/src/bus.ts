@@ -37,6 +37,8 @@ export interface BusMessage {
   readonly seq: number;
   /** 1 on first delivery, counted per consumer; redeliveries after a restart continue the count. */
   readonly deliveryCount: number;
+  /** Messages still waiting for this consumer when this one was delivered (JetStream only; undefined elsewhere). */
+  readonly pending?: number;
   /** Done: never delivered to this consumer again. */
   ack(): void;
   /** Failed for now: delivered again after `delayMs` (default 0, at once), while deliveries remain. */

@@ -3,7 +3,13 @@ import { describe, it } from "node:test";
 import { createDelivery, retryDelayMs, runHandler } from "./delivery.js";
 
 describe("retryDelayMs()", () => {
-  for (const [count, expected] of [[1, 1_000], [2, 2_000], [3, 4_000], [7, 60_000], [100, 60_000]] as const) {
+  for (const [count, expected] of [
+    [1, 1_000],
+    [2, 2_000],
+    [3, 4_000],
+    [7, 60_000],
+    [100, 60_000],
+  ] as const) {
     it(`delivery ${count} → ${expected} ms`, () => assert.equal(retryDelayMs(count), expected));
   }
 });
@@ -30,7 +36,12 @@ describe("createDelivery() / runHandler()", () => {
 
   it("naks with the backoff when the handler throws without settling, and not when it settled", async () => {
     const calls: string[] = [];
-    const actions = { ack: () => calls.push("ack"), nak: (delayMs: number) => calls.push(`nak ${delayMs}`), term: () => calls.push("term"), working: () => undefined };
+    const actions = {
+      ack: () => calls.push("ack"),
+      nak: (delayMs: number) => calls.push(`nak ${delayMs}`),
+      term: () => calls.push("term"),
+      working: () => undefined,
+    };
     await runHandler(createDelivery(fields, actions), async () => Promise.reject(new Error("boom")));
     await runHandler(createDelivery(fields, actions), async (message) => {
       message.term();

@@ -22,7 +22,7 @@ export interface DeliveryActions {
 }
 
 /** The plain fields of a delivery. */
-export type DeliveryFields = Pick<BusMessage, "subject" | "data" | "headers" | "seq" | "deliveryCount">;
+export type DeliveryFields = Pick<BusMessage, "subject" | "data" | "headers" | "seq" | "deliveryCount" | "pending">;
 
 /** A BusMessage plus whether it has been settled. */
 export interface Delivery {

@@ -26,7 +26,11 @@ export async function ensureConsumer(jsm: JetStreamManager, stream: string, opti
       throw error;
     });
     if (!info) {
-      const config = { durable_name: options.durable, ack_policy: AckPolicy.Explicit, deliver_policy: options.startAt === "new" ? DeliverPolicy.New : DeliverPolicy.All };
+      const config = {
+        durable_name: options.durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: options.startAt === "new" ? DeliverPolicy.New : DeliverPolicy.All,
+      };
       await jsm.consumers.add(stream, { ...config, ...limits, filter_subject: options.filterSubject });
       return;
     }
@@ -91,7 +95,14 @@ function deliveryFromJsMsg(message: JsMsg, termWithReason: boolean): Delivery {
   for (const key of message.headers?.keys() ?? []) {
     if (!isReservedHeader(key)) headers[key] = message.headers?.get(key) ?? "";
   }
-  const fields = { subject: message.subject, data: message.data, headers: Object.freeze(headers), seq: message.seq, deliveryCount: message.info.deliveryCount };
+  const fields = {
+    subject: message.subject,
+    data: message.data,
+    headers: Object.freeze(headers),
+    seq: message.seq,
+    deliveryCount: message.info.deliveryCount,
+    pending: message.info.pending,
+  };
   // Settlements are fire-and-forget publishes; on a closed connection the message is simply redelivered.
   const quietly = (action: () => void) => () => {
     try {

@@ -64,7 +64,10 @@ describe("createMemoryBus() persistence", () => {
     await appendFile(logPath(path), '{"seq":3,"subject":"t.a","da');
     const reopened = await createMemoryBus({ directory: path });
     assert.deepEqual(await reopened.publish("t.a", bytes("three")), { seq: 3, duplicate: false });
-    assert.deepEqual((await drain(reopened)).map((message) => text(message.data)), ["one", "two", "three"]);
+    assert.deepEqual(
+      (await drain(reopened)).map((message) => text(message.data)),
+      ["one", "two", "three"],
+    );
     await reopened.close();
   });
 
@@ -114,7 +117,10 @@ describe("createMemoryBus() limits", () => {
     assert.equal((await drain(bus, "by-size")).length, 2);
     await sleep(200);
     await bus.publish("t.a", bytes("fresh"));
-    assert.deepEqual((await drain(bus, "by-age")).map((message) => text(message.data)), ["fresh"]);
+    assert.deepEqual(
+      (await drain(bus, "by-age")).map((message) => text(message.data)),
+      ["fresh"],
+    );
     await bus.close();
   });
 
@@ -132,7 +138,10 @@ describe("createMemoryBus() limits", () => {
     const publishing = bus.publish("t.a", bytes("racing"));
     const seen = drain(bus, "d", 150);
     await publishing;
-    assert.deepEqual((await seen).map((message) => text(message.data)), ["racing"]);
+    assert.deepEqual(
+      (await seen).map((message) => text(message.data)),
+      ["racing"],
+    );
     await bus.close();
   });
 });

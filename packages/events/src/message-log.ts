@@ -1,9 +1,5 @@
-import { createReadStream } from "node:fs";
-import { mkdir, open, truncate } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
-import { dirname } from "node:path";
+import { AppendLog } from "@loupe/durable-file";
 import { AppError } from "@loupe/errors";
-import { syncDirectory, writeFileDurably } from "./durable-file.js";
 import type { StoredMessage } from "./memory-types.js";
 
 /** One stored message as a line of the log. */
@@ -17,28 +13,17 @@ export interface LogRecord {
   data: string;
 }
 
-type Operation =
-  | { kind: "append"; line: string; onDurable: () => void; resolve: () => void; reject: (error: unknown) => void }
-  | { kind: "rewrite"; snapshot: () => LogRecord[]; resolve: () => void; reject: (error: unknown) => void };
-
 /**
- * The embedded bus's append-only message log: one JSON line per message.
- * Appends are group-committed (one write and one fdatasync for every append
- * queued meanwhile); `onDurable` runs in log order right after the sync, so
- * readers only ever see messages that are on disk.
+ * The embedded bus's message log: one JSON line per message, on the one append log of
+ * `@loupe/durable-file` — appends group-committed (one write and one fdatasync for every append
+ * queued meanwhile), `onDurable` run in log order right after the sync, so readers only ever see
+ * messages that are on disk.
  */
 export class MessageLog {
-  readonly #path: string;
-  #handle: FileHandle;
-  #sizeBytes: number;
-  #queue: Operation[] = [];
-  #running: Promise<void> = Promise.resolve();
-  #busy = false;
+  readonly #log: AppendLog;
 
-  private constructor(path: string, handle: FileHandle, sizeBytes: number) {
-    this.#path = path;
-    this.#handle = handle;
-    this.#sizeBytes = sizeBytes;
+  private constructor(log: AppendLog) {
+    this.#log = log;
   }
 
   /**
@@ -48,109 +33,29 @@ export class MessageLog {
    * @throws AppError `internal` when a complete line is not a record
    */
   static async open(path: string): Promise<{ log: MessageLog; records: LogRecord[] }> {
-    await mkdir(dirname(path), { recursive: true });
-    const { records, validBytes, sizeBytes } = await readRecords(path);
-    if (validBytes < sizeBytes) await truncate(path, validBytes);
-    const handle = await open(path, "a");
-    await syncDirectory(dirname(path));
-    return { log: new MessageLog(path, handle, validBytes), records };
+    const { log, lines } = await AppendLog.open(path);
+    try {
+      return { log: new MessageLog(log), records: lines.map((line, index) => parseRecord(line, path, index + 1)) };
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
   }
 
   /** Appends one record; resolves after it is fsync'd (and `onDurable` ran). Rejects with AppError `unavailable`. */
   append(record: LogRecord, onDurable: () => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#enqueue({ kind: "append", line: `${JSON.stringify(record)}\n`, onDurable, resolve, reject });
-    });
+    return this.#log.append(JSON.stringify(record), onDurable);
   }
 
   /** Replaces the log with `snapshot()` (taken after every earlier append is durable). */
-  rewrite(snapshot: () => LogRecord[]): Promise<void> {
-    return new Promise((resolve, reject) => this.#enqueue({ kind: "rewrite", snapshot, resolve, reject }));
+  async rewrite(snapshot: () => LogRecord[]): Promise<void> {
+    await this.#log.rewrite(() => snapshot().map((record) => JSON.stringify(record)));
   }
 
   /** Waits for queued operations, then closes the file. */
-  async close(): Promise<void> {
-    while (this.#busy) await this.#running;
-    await this.#handle.close();
+  close(): Promise<void> {
+    return this.#log.close();
   }
-
-  #enqueue(operation: Operation): void {
-    this.#queue.push(operation);
-    if (this.#busy) return;
-    this.#busy = true;
-    this.#running = this.#run();
-  }
-
-  async #run(): Promise<void> {
-    try {
-      for (let next = this.#queue[0]; next; next = this.#queue[0]) {
-        if (next.kind === "rewrite") {
-          this.#queue.shift();
-          await this.#rewrite(next.snapshot).then(next.resolve, next.reject);
-          continue;
-        }
-        const batch: Extract<Operation, { kind: "append" }>[] = [];
-        while (this.#queue[0]?.kind === "append") batch.push(this.#queue.shift() as (typeof batch)[number]);
-        await this.#write(batch);
-      }
-    } finally {
-      // Synchronous with the empty-queue check above, so no enqueue can slip between them.
-      this.#busy = false;
-    }
-  }
-
-  async #write(batch: Extract<Operation, { kind: "append" }>[]): Promise<void> {
-    const bytes = Buffer.from(batch.map((operation) => operation.line).join(""), "utf8");
-    try {
-      await this.#handle.write(bytes);
-      await this.#handle.datasync();
-    } catch (cause) {
-      // Cut a partial write off so the next append does not follow a torn line.
-      await this.#handle.truncate(this.#sizeBytes).catch(() => undefined);
-      const error = new AppError("unavailable", `event log write failed [path=${this.#path}]`, { cause });
-      for (const operation of batch) operation.reject(error);
-      return;
-    }
-    this.#sizeBytes += bytes.byteLength;
-    for (const operation of batch) {
-      operation.onDurable();
-      operation.resolve();
-    }
-  }
-
-  async #rewrite(snapshot: () => LogRecord[]): Promise<void> {
-    const content = snapshot()
-      .map((record) => `${JSON.stringify(record)}\n`)
-      .join("");
-    await writeFileDurably(this.#path, content);
-    await this.#handle.close();
-    this.#handle = await open(this.#path, "a");
-    this.#sizeBytes = Buffer.byteLength(content);
-  }
-}
-
-async function readRecords(path: string): Promise<{ records: LogRecord[]; validBytes: number; sizeBytes: number }> {
-  const records: LogRecord[] = [];
-  let validBytes = 0;
-  let sizeBytes = 0;
-  let rest = Buffer.alloc(0);
-  try {
-    for await (const chunk of createReadStream(path)) {
-      const buffer = Buffer.concat([rest, chunk as Buffer]);
-      sizeBytes += (chunk as Buffer).byteLength;
-      let start = 0;
-      for (let end = buffer.indexOf(10, start); end !== -1; end = buffer.indexOf(10, start)) {
-        records.push(parseRecord(buffer.subarray(start, end).toString("utf8"), path, records.length + 1));
-        validBytes += end - start + 1;
-        start = end + 1;
-      }
-      rest = buffer.subarray(start);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], validBytes: 0, sizeBytes: 0 };
-    throw AppError.from(error);
-  }
-  return { records, validBytes, sizeBytes };
 }
 
 function parseRecord(line: string, path: string, lineNumber: number): LogRecord {
@@ -174,5 +79,13 @@ export function fromRecord(record: LogRecord): StoredMessage {
   const data = new Uint8Array(Buffer.from(record.data, "base64"));
   const headers = Object.freeze({ ...record.headers });
   const sizeBytes = data.byteLength + record.subject.length + JSON.stringify(headers).length;
-  return { seq: record.seq, subject: record.subject, data, headers, timeMs: record.timeMs, sizeBytes, ...(record.msgId !== undefined ? { msgId: record.msgId } : {}) };
+  return {
+    seq: record.seq,
+    subject: record.subject,
+    data,
+    headers,
+    timeMs: record.timeMs,
+    sizeBytes,
+    ...(record.msgId !== undefined ? { msgId: record.msgId } : {}),
+  };
 }

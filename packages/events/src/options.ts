@@ -54,10 +54,7 @@ export function checkPublish(subject: string, data: Uint8Array, options: Publish
     }
   }
   if (data.byteLength > maxPayloadBytes) {
-    throw new AppError(
-      "resource_exhausted",
-      `message too large [subject=${subject}, sizeBytes=${data.byteLength}, maxPayloadBytes=${maxPayloadBytes}]`,
-    );
+    throw new AppError("resource_exhausted", `message too large [subject=${subject}, sizeBytes=${data.byteLength}, maxPayloadBytes=${maxPayloadBytes}]`);
   }
 }
 

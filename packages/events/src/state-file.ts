@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { AppError } from "@loupe/errors";
-import { writeFileDurably } from "./durable-file.js";
+import { writeFileDurably } from "@loupe/durable-file";
 
 /**
  * A small JSON file rewritten as a whole, atomically. Writes coalesce: while

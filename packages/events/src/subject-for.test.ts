@@ -75,14 +75,20 @@ describe("encodeSubjectToken()", () => {
   });
 
   it("refuses a lone surrogate (invalid_argument)", () => {
-    assert.throws(() => encodeSubjectToken("a\ud800"), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    assert.throws(
+      () => encodeSubjectToken("a\ud800"),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+    );
   });
 });
 
 describe("decodeSubjectToken()", () => {
   for (const token of ["", "a.b", "a b", "~4", "~zz", "~2e", "~41", "~FF", "~C3", "ü", "*", ">"]) {
     it(`refuses ${JSON.stringify(token)} (invalid_argument)`, () => {
-      assert.throws(() => decodeSubjectToken(token), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => decodeSubjectToken(token),
+        (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+      );
     });
   }
 });
@@ -94,9 +100,17 @@ describe("subjectFor()", () => {
     assert.equal(subjectFor("result", "projected", "").split(".").length, 4);
   });
 
-  for (const [entity, event] of [["Turn", "appended"], ["turn", "a.b"], ["", "x"], ["turn", "*"]] as const) {
+  for (const [entity, event] of [
+    ["Turn", "appended"],
+    ["turn", "a.b"],
+    ["", "x"],
+    ["turn", "*"],
+  ] as const) {
     it(`refuses entity ${JSON.stringify(entity)} / event ${JSON.stringify(event)}`, () => {
-      assert.throws(() => subjectFor(entity, event), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => subjectFor(entity, event),
+        (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+      );
     });
   }
 });

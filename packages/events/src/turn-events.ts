@@ -25,12 +25,25 @@ export function turnSubject(tenant: string, sessionId: string): string {
  * event id (also the msgId) is a hash of (tenant, session, seq), so a retried append is deduplicated by
  * the stream within its window, and by the note-worker's watermark after it.
  */
-export async function publishTurnEvents(bus: Bus, tenant: string, turns: readonly TurnAppendedData[], now: Date, signal?: AbortSignal): Promise<void> {
+export async function publishTurnEvents(
+  bus: Bus,
+  tenant: string,
+  turns: readonly TurnAppendedData[],
+  now: Date,
+  signal?: AbortSignal,
+  headers?: Readonly<Record<string, string>>,
+): Promise<void> {
   await Promise.all(
     turns.map((data) => {
-      const id = createHash("sha256").update(JSON.stringify([tenant, data.sessionId, data.seq])).digest("hex");
+      const id = createHash("sha256")
+        .update(JSON.stringify([tenant, data.sessionId, data.seq]))
+        .digest("hex");
       const body = encodeEnvelope({ type: TURN_APPENDED, id, tenant, time: now.toISOString(), data });
-      return bus.publish(turnSubject(tenant, data.sessionId), body, { msgId: id, ...(signal ? { signal } : {}) });
+      return bus.publish(turnSubject(tenant, data.sessionId), body, {
+        msgId: id,
+        ...(signal ? { signal } : {}),
+        ...(headers ? { headers: { ...headers } } : {}),
+      });
     }),
   );
 }
@@ -47,7 +60,9 @@ export function parseTurnAppended(data: unknown): TurnAppendedData {
   const { sessionId, source, seq, tokenCount } = record;
   if (typeof sessionId !== "string" || sessionId === "") throw new AppError("invalid_argument", "turn event without session_id");
   if (typeof source !== "string") throw new AppError("invalid_argument", "turn event without source");
-  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) throw new AppError("invalid_argument", `turn event with a bad seq [seq=${String(seq)}]`);
-  if (typeof tokenCount !== "number" || !Number.isSafeInteger(tokenCount) || tokenCount < 0) throw new AppError("invalid_argument", "turn event with a bad token count");
+  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1)
+    throw new AppError("invalid_argument", `turn event with a bad seq [seq=${String(seq)}]`);
+  if (typeof tokenCount !== "number" || !Number.isSafeInteger(tokenCount) || tokenCount < 0)
+    throw new AppError("invalid_argument", "turn event with a bad token count");
   return { sessionId, source, seq, tokenCount };
 }

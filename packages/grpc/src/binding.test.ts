@@ -4,14 +4,7 @@ import { AppError, isAppError } from "@loupe/errors";
 import { ArchiveService, Health, HealthCheckResponse_ServingStatus as ServingStatus, ProjectionService, ReflectionV1ServerReflection } from "@loupe/proto";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { fromBinary } from "@bufbuild/protobuf";
-import {
-  createGrpcClient,
-  createHealthReporter,
-  createReflectionServices,
-  registerService,
-  startGrpcServer,
-  type GrpcServer,
-} from "./index.js";
+import { createGrpcClient, createHealthReporter, createReflectionServices, registerService, startGrpcServer, type GrpcServer } from "./index.js";
 
 const MAX_RESULT_BYTES = 64 * 1024;
 
@@ -84,8 +77,14 @@ describe("grpc binding", () => {
 
   it("maps AppError codes to statuses and hides unknown errors", async () => {
     const client = createGrpcClient(ArchiveService, address(), { maxResultBytes: MAX_RESULT_BYTES });
-    await assert.rejects(client.read({ resultId: "missing" }), (error: unknown) => isAppError(error) && error.code === "not_found" && error.message === "result not found [result_id=missing]");
-    await assert.rejects(client.read({ resultId: "crash" }), (error: unknown) => isAppError(error) && error.code === "internal" && error.message === "internal error");
+    await assert.rejects(
+      client.read({ resultId: "missing" }),
+      (error: unknown) => isAppError(error) && error.code === "not_found" && error.message === "result not found [result_id=missing]",
+    );
+    await assert.rejects(
+      client.read({ resultId: "crash" }),
+      (error: unknown) => isAppError(error) && error.code === "internal" && error.message === "internal error",
+    );
     assert.ok(observed.some((error) => error instanceof TypeError && error.message === "secret internals"));
     client.close();
   });
@@ -150,7 +149,8 @@ describe("grpc binding", () => {
     assert.ok(names.includes("loupe.v1.ProjectionService"));
     const files = answers[1]?.messageResponse;
     assert.equal(files?.case, "fileDescriptorResponse");
-    const fileNames = files?.case === "fileDescriptorResponse" ? files.value.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes).name) : [];
+    const fileNames =
+      files?.case === "fileDescriptorResponse" ? files.value.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes).name) : [];
     assert.deepEqual(fileNames, ["loupe/v1/projection.proto", "loupe/v1/tool_result.proto"]);
     assert.equal(answers[2]?.messageResponse.case, "errorResponse");
     client.close();

@@ -15,10 +15,7 @@ type ClientStreaming<I extends DescMessage, O extends DescMessage> = (
   requests: AsyncIterable<MessageShape<I>>,
   context: HandlerContext,
 ) => Promise<MessageInitShape<O>>;
-type ServerStreaming<I extends DescMessage, O extends DescMessage> = (
-  request: MessageShape<I>,
-  context: HandlerContext,
-) => AsyncIterable<MessageInitShape<O>>;
+type ServerStreaming<I extends DescMessage, O extends DescMessage> = (request: MessageShape<I>, context: HandlerContext) => AsyncIterable<MessageInitShape<O>>;
 type BidiStreaming<I extends DescMessage, O extends DescMessage> = (
   requests: AsyncIterable<MessageShape<I>>,
   context: HandlerContext,

@@ -1,10 +1,6 @@
 import { createRegistry, toBinary, type DescFile, type DescService } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
-import {
-  ReflectionV1ServerReflection,
-  ReflectionV1alphaServerReflection,
-  type ReflectionV1ServerReflectionRequest,
-} from "@loupe/proto";
+import { ReflectionV1ServerReflection, ReflectionV1alphaServerReflection, type ReflectionV1ServerReflectionRequest } from "@loupe/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { registerService, type ServiceRegistration } from "./server.js";
 import type { HandlerContext } from "./handler-types.js";

@@ -29,6 +29,8 @@ export interface GrpcServerOptions {
   maxResultBytes: number;
   /** Sees every handler error (log it, put it on the span). */
   onError?: ErrorObserver;
+  /** PEM certificate chain and private key: serve TLS instead of plaintext. */
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 /** A running gRPC server. */
@@ -50,14 +52,15 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
   const server = new grpc.Server(messageLimitOptions(options.maxResultBytes));
   for (const { service, handlers } of options.services) {
-    server.addService(
-      createServiceDefinition(service),
-      createServiceImplementation(service, handlers as ServiceHandlers<DescService>, options.onError),
-    );
+    server.addService(createServiceDefinition(service), createServiceImplementation(service, handlers as ServiceHandlers<DescService>, options.onError));
   }
   const address = options.address ?? `${options.host.includes(":") ? `[${options.host}]` : options.host}:${String(options.port)}`;
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+    const credentials =
+      options.tls === undefined
+        ? grpc.ServerCredentials.createInsecure()
+        : grpc.ServerCredentials.createSsl(null, [{ cert_chain: options.tls.cert, private_key: options.tls.key }], false);
+    server.bindAsync(address, credentials, (error, bound) => {
       if (error) reject(new AppError("unavailable", `cannot bind grpc server [address=${address}]`, { cause: error }));
       else resolve(bound);
     });

@@ -75,5 +75,12 @@ export function errorFromGrpcStatus(error: ServiceError | Error): AppError {
   const code = (error as Partial<ServiceError>).code;
   const mapped = code === undefined ? "internal" : (CODE_BY_STATUS[code] ?? "internal");
   const details = (error as Partial<ServiceError>).details ?? error.message;
-  return new AppError(mapped, details, { cause: error });
+  const metadata = (error as Partial<ServiceError>).metadata;
+  const pushback = Number(metadata?.get("grpc-retry-pushback-ms")[0]);
+  const reason = metadata?.get("loupe-error-reason")[0];
+  return new AppError(mapped, details, {
+    cause: error,
+    ...(Number.isFinite(pushback) && pushback >= 0 ? { retryAfterMs: pushback } : {}),
+    ...(reason === "too_large" || reason === "rate_limited" || reason === "overloaded" ? { reason } : {}),
+  });
 }

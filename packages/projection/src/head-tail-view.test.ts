@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { createTokenCounter, projectHeadTail, splitLines } from "./index.js";
+import { projectHeadTail } from "./head-tail-view.js";
+import { createTokenCounter, splitLines } from "./index.js";
 
 const counter = createTokenCounter();
 const lineArbitrary = fc.oneof(

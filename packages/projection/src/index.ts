@@ -1,64 +1,49 @@
-export { projectHeadTail } from "./head-tail-view.js";
 export { createTokenCounter } from "./token-counter.js";
 export { createCachingCounter } from "./file-read/caching-counter.js";
-export { splitLines, countLines } from "./split-lines.js";
+export { splitLines } from "./split-lines.js";
 export { continuationJson } from "./continuation.js";
 export { PROJECTOR_VERSION } from "./projector-version.js";
 export { pageText } from "./page-text.js";
-export { projectResult, parseArgs } from "./project-result.js";
+export { projectResult, parseArgs, resultKindOf } from "./project-result.js";
+export { boundIntent, MAX_INTENT_BYTES } from "./intent/bound-intent.js";
 export { DEFAULT_SHARES, resolveShares } from "./projectors/projection-shares.js";
 export { inferKind, commandOf } from "./kinds/infer-kind.js";
 export { projectCommand } from "./command/project-command.js";
 export { classifyLines } from "./command/classify-lines.js";
-export { commandHeader, commandFromArgs, formatDuration } from "./command/command-header.js";
-export { collapseRedraws } from "./command/collapse-redraws.js";
-export { projectFileRead } from "./file-read/project-file-read.js";
+
 export { filePathOf } from "./file-read/file-path-of.js";
 export { isShellFileRead } from "./file-read/is-shell-file-read.js";
-export { looksLikeNumberedFile } from "./file-read/looks-like-numbered-file.js";
-export { projectSearch } from "./search/project-search.js";
-export { looksLikeGrepOutput } from "./search/looks-like-grep-output.js";
-export { projectListing } from "./listing/project-listing.js";
-export { looksLikeListing } from "./listing/looks-like-listing.js";
-export { cutHeadTail, isEligible as isEligibleForCut, validateCutRule, cutNotice, CUT_NOTICE_VERSION, CUT_MIN_OMITTED_CHARS, DEFAULT_CUT_RULE } from "./cut/head-tail-cut.js";
-export { countCodePoints } from "./cut/code-points.js";
-export { modelProfileFor, MAX_VIEW_BYTES, DEFAULT_BUDGET_TOKENS, ESTIMATE_MARGINS } from "./budget/model-profiles.js";
+
+export { cutHeadTail, isEligible as isEligibleForCut, validateCutRule, CUT_NOTICE_VERSION, DEFAULT_CUT_RULE } from "./cut/head-tail-cut.js";
+
+export { modelProfileFor, MAX_VIEW_BYTES, DEFAULT_BUDGET_TOKENS } from "./budget/model-profiles.js";
 export { effectiveBudget } from "./budget/effective-budget.js";
-export { redactSecrets, REDACTION_MASK_PREFIX } from "./redact/redact-secrets.js";
+export { redactSecrets } from "./redact/redact-secrets.js";
 export { compileRedactionRules } from "./redact/compile-redaction-rules.js";
 export { parseRedactionRules } from "./redact/parse-redaction-rules.js";
 export { DEFAULT_REDACTION_RULES } from "./redact/default-redaction-rules.js";
-export { projectStructured, structuredIndexBudget } from "./structured/project-structured.js";
-export { projectStructuredResult } from "./structured/project-structured-result.js";
-export { renderStructuredAsText } from "./structured/render-structured-as-text.js";
+
 export { recoverJsonText } from "./structured/recover-json-text.js";
-export { resolveJsonPointer, parseJsonPointer, appendPointer, escapePointerSegment } from "./structured/json-pointer.js";
-export { jsonContinuation, MARKER_KEY } from "./structured/structured-omission.js";
+
 export { parseViewSpecs } from "./structured/view-spec.js";
-export { selectViewSpec } from "./structured/select-view-spec.js";
+export { selectView } from "./structured/select-view-spec.js";
+export { listViews } from "./structured/list-views.js";
+
 export { applyFieldView } from "./structured/apply-field-view.js";
 export { utf8Length } from "./utf8-length.js";
-export { formatNumber } from "./format-number.js";
-export type { TextView, LineOmission, HeadTailOptions } from "./head-tail-view.js";
+
 export type { TokenCounter, TokenEncoding } from "./token-counter.js";
 export type { Continuation } from "./continuation.js";
-export type { TextPage } from "./page-text.js";
-export type { ResultInput, ResultView, ProjectOptions, ViewOmission } from "./project-result.js";
-export type { StructuredView, StructuredOmission } from "./structured/structured-omission.js";
-export type { StructuredOptions } from "./structured/project-structured.js";
-export type { ChosenStructuredView, StructuredResultOptions } from "./structured/project-structured-result.js";
-export type { JsonSelection } from "./structured/recover-json-text.js";
-export type { PointerTarget } from "./structured/json-pointer.js";
-export type { ViewSpec, FieldView } from "./structured/view-spec.js";
-export type { ViewRequest, SelectedView } from "./structured/select-view-spec.js";
-export type { FieldViewResult } from "./structured/apply-field-view.js";
-export type { ResultKind, Projector, ProjectorInput, ProjectorContext } from "./projectors/projector.js";
+
+export type { ResultInput, ResultView, ProjectOptions } from "./project-result.js";
+
+export type { ViewSpec } from "./structured/view-spec.js";
+
+export type { ResultKind } from "./projectors/projector.js";
 export type { ProjectionShares, ProjectionSharesOverride } from "./projectors/projection-shares.js";
-export type { InferKindInput } from "./kinds/infer-kind.js";
-export type { ShellFileRead } from "./file-read/is-shell-file-read.js";
-export type { LineKind, ClassifyOptions } from "./command/classify-lines.js";
-export type { CutRule, CutResult } from "./cut/head-tail-cut.js";
-export type { ModelProfile, ModelProfileOptions } from "./budget/model-profiles.js";
-export type { EffectiveBudget } from "./budget/effective-budget.js";
-export type { RedactionRule, CompiledRule } from "./redact/redaction-rule.js";
-export type { RedactionResult } from "./redact/redact-secrets.js";
+
+export type { CutRule } from "./cut/cut-rule.js";
+
+export type { ModelProfile } from "./budget/model-profiles.js";
+
+export type { CompiledRule } from "./redact/redaction-rule.js";

@@ -7,7 +7,9 @@ const counter = createTokenCounter();
 
 describe("pageText()", () => {
   it("pages any text to the end within budget, always advancing, joining back to the original", () => {
-    const text = fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("\n", "\r\n", "\u{1F600}".repeat(50), "y".repeat(500))), { maxLength: 80 }).map((parts) => parts.join(""));
+    const text = fc
+      .array(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("\n", "\r\n", "\u{1F600}".repeat(50), "y".repeat(500))), { maxLength: 80 })
+      .map((parts) => parts.join(""));
     fc.assert(
       fc.property(text, fc.integer({ min: 1, max: 300 }), (original, budget) => {
         let rest = original;

@@ -7,7 +7,17 @@ import { createTokenCounter, type TokenCounter } from "./token-counter.js";
 const exact = createTokenCounter();
 
 function input(text: string): ResultInput {
-  return { toolName: "bash", declaredKind: undefined, argsJson: "", text, structuredOnly: false, isError: false, exitCode: 0, timedOut: false, durationMs: undefined };
+  return {
+    toolName: "bash",
+    declaredKind: undefined,
+    argsJson: "",
+    text,
+    structuredOnly: false,
+    isError: false,
+    exitCode: 0,
+    timedOut: false,
+    durationMs: undefined,
+  };
 }
 
 /** A counter that refuses to count `forbidden` whole. */
@@ -45,13 +55,24 @@ describe("projectResult() token counts", () => {
   });
 
   it("still applies the byte cap to a text whose tokens fit", () => {
-    const view = projectResult(input(log), { budgetTokens: 100_000, maxViewBytes: 1000, counter: exact, resultId: "r_x", view: "", textTokens: exact.count(log) });
+    const view = projectResult(input(log), {
+      budgetTokens: 100_000,
+      maxViewBytes: 1000,
+      counter: exact,
+      resultId: "r_x",
+      view: "",
+      textTokens: exact.count(log),
+    });
     assert.equal(view.unchanged, false);
   });
 
   it("uses a caching counter as given, so its cache serves the view's count afterwards", () => {
     const calls: string[] = [];
-    const caching = createCachingCounter({ encoding: exact.encoding, count: (text) => (calls.push(text), exact.count(text)), within: (text, limit) => (calls.push(text), exact.within(text, limit)) });
+    const caching = createCachingCounter({
+      encoding: exact.encoding,
+      count: (text) => (calls.push(text), exact.count(text)),
+      within: (text, limit) => (calls.push(text), exact.within(text, limit)),
+    });
     const view = projectResult(input(log), { budgetTokens: 200, maxViewBytes: 50_000, counter: caching, resultId: "r_x", view: "" });
     const before = calls.length;
     assert.equal(caching.count(view.text), exact.count(view.text));

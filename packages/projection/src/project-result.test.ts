@@ -13,14 +13,37 @@ const KINDS: ResultKind[] = ["file_read", "directory_list", "command", "search",
 const line = fc.oneof(
   fc.string({ maxLength: 100 }),
   fc.string({ unit: "grapheme", maxLength: 50 }),
-  fc.constantFrom("", "\r", "50%\r100%", "error: boom", "Traceback (most recent call last):", "src/a.ts:3:5: error: x", "FAILED t.py::test_x", "\u{1F600} astral", "\uFFFD", "x".repeat(4000), "## Section", "./src/dir/file.ts"),
+  fc.constantFrom(
+    "",
+    "\r",
+    "50%\r100%",
+    "error: boom",
+    "Traceback (most recent call last):",
+    "src/a.ts:3:5: error: x",
+    "FAILED t.py::test_x",
+    "\u{1F600} astral",
+    "\uFFFD",
+    "x".repeat(4000),
+    "## Section",
+    "./src/dir/file.ts",
+  ),
 );
 const text = fc
   .tuple(fc.array(line, { maxLength: 300 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
   .map(([lines, ending, finalNewline]) => lines.join(ending) + (finalNewline && lines.length > 0 ? ending : ""));
 
 function input(kind: ResultKind, value: string): ResultInput {
-  return { toolName: "tool", declaredKind: kind, argsJson: "", text: value, structuredOnly: false, isError: false, exitCode: 1, timedOut: false, durationMs: 1200 };
+  return {
+    toolName: "tool",
+    declaredKind: kind,
+    argsJson: "",
+    text: value,
+    structuredOnly: false,
+    isError: false,
+    exitCode: 1,
+    timedOut: false,
+    durationMs: 1200,
+  };
 }
 
 describe("projectResult()", () => {
@@ -30,7 +53,10 @@ describe("projectResult()", () => {
         fc.property(text, fc.integer({ min: 120, max: 800 }), fc.constantFrom("", "r_test"), (value, budget, resultId) => {
           const options = { budgetTokens: budget, maxViewBytes: 6000, counter, resultId, view: "" };
           const view = projectResult(input(kind, value), options);
-          assert.ok(view.omissions.every((omission) => omission.startLine !== undefined && omission.endLine !== undefined), "line views name line ranges");
+          assert.ok(
+            view.omissions.every((omission) => omission.startLine !== undefined && omission.endLine !== undefined),
+            "line views name line ranges",
+          );
           checkLineView(value, view as TextView, options);
           assert.deepEqual(projectResult(input(kind, value), options), view);
         }),
@@ -42,7 +68,12 @@ describe("projectResult()", () => {
 
 describe("projectResult() on structured-only results", () => {
   it("infers structured for JSON-only results and continues by JSON pointer", () => {
-    const items = Array.from({ length: 400 }, (_, index) => ({ id: index + 1, title: `issue ${String(index + 1)}`, state: index === 200 ? "failed" : "open", body: "lorem ipsum ".repeat(20) }));
+    const items = Array.from({ length: 400 }, (_, index) => ({
+      id: index + 1,
+      title: `issue ${String(index + 1)}`,
+      state: index === 200 ? "failed" : "open",
+      body: "lorem ipsum ".repeat(20),
+    }));
     const text = JSON.stringify({ total: items.length, items });
     const options = { budgetTokens: 1000, maxViewBytes: 50_000, counter, resultId: "r_json", view: "" };
     const view = projectResult({ ...input("generic", text), declaredKind: undefined, structuredOnly: true }, options);

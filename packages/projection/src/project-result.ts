@@ -7,10 +7,10 @@ import { projectMixed, type StructuredTail } from "./mixed/project-mixed.js";
 import { projectSearch } from "./search/project-search.js";
 import { projectGeneric } from "./generic/project-generic.js";
 import { inferKind } from "./kinds/infer-kind.js";
-import { applyFieldView } from "./structured/apply-field-view.js";
 import { projectStructuredResult } from "./structured/project-structured-result.js";
-import { selectViewSpec } from "./structured/select-view-spec.js";
-import { jsonContinuation } from "./structured/structured-omission.js";
+import { looksLikeJsonValue } from "./structured/looks-like-json.js";
+import { shapeByView } from "./structured/shape-by-view.js";
+import { insertViewMarker, viewMarker } from "./structured/view-marker.js";
 import type { ViewSpec } from "./structured/view-spec.js";
 import type { Projector, ProjectorContext, ProjectorInput, ResultKind } from "./projectors/projector.js";
 import { resolveShares } from "./projectors/projection-shares.js";
@@ -25,6 +25,8 @@ export interface ResultInput {
   declaredKind: ResultKind | undefined;
   /** The call's arguments as JSON text ("" when none). */
   argsJson: string;
+  /** The same arguments already parsed (see {@link parseArgs}), so they are parsed once per call; `argsJson` is then not read. */
+  args?: Record<string, unknown>;
   /** Canonical text: text and json parts joined with "\n". */
   text: string;
   /** True when every non-media part is JSON (a structured-only result). */
@@ -43,8 +45,15 @@ export interface ProjectOptions extends ProjectorContext {
   source?: string;
   /** Declarative field views from configuration; a matching one shapes structured results. */
   viewSpecs?: readonly ViewSpec[];
+  /** Field views from the source's rule (view_specs_json): used for tools the configuration has no spec for. */
+  ruleViewSpecs?: readonly ViewSpec[];
   /** The input text's exact token count in `counter`'s encoding, when the caller has it: the fit check uses it instead of counting. */
   textTokens?: number;
+  /**
+   * A notice the caller shows above the view (a changed-file notice): its tokens come off the
+   * budget, so notice and view together stay within it. The view does not hold it.
+   */
+  noticeAbove?: string;
 }
 
 /**
@@ -88,8 +97,8 @@ export function parseArgs(argsJson: string): Record<string, unknown> {
 
 /**
  * A structured-only result as a JSON (or sectioned text) view, shaped first
- * by the field view the configuration selects for its source, tool and the
- * requested view; undefined when the text is not one JSON value.
+ * by the field view its source, tool and the requested view select (the
+ * configuration's, then the rule's); undefined when the text is not one JSON value.
  */
 function projectStructuredText(text: string, toolName: string, options: ProjectOptions): Omit<ResultView, "kind"> | undefined {
   let value: unknown;
@@ -99,16 +108,18 @@ function projectStructuredText(text: string, toolName: string, options: ProjectO
     // Several JSON parts joined, or JSON-looking text: projected as text instead.
     return undefined;
   }
-  const selected = options.viewSpecs ? selectViewSpec(options.viewSpecs, { source: options.source ?? "", toolName, view: options.view }) : undefined;
-  const shaped = selected ? applyFieldView(value, selected.view) : { value, dropped: [] };
-  const view = projectStructuredResult(shaped.value, options, { hasText: false });
+  const shaped = shapeByView(value, toolName, options);
+  // What the view left out is said in the view, counted against the budget: inside a JSON view as a
+  // "$loupe_view" marker (it stays valid JSON), after a text rendering as a notice line.
+  const notice = shaped.omission?.description ?? "";
+  const marker = viewMarker(shaped, options.resultId) ?? "";
+  const reserve = notice === "" ? 0 : options.counter.count(marker.length > notice.length ? marker : notice) + 2;
+  const view = projectStructuredResult(shaped.value, { ...options, budgetTokens: Math.max(1, options.budgetTokens - reserve) }, { hasText: false });
   const omissions: ViewOmission[] = view.omissions.map((omission) => ({ ...omission }));
-  if (selected && shaped.dropped.length > 0) {
-    const dropped = shaped.dropped.slice(0, 12).join(", ") + (shaped.dropped.length > 12 ? ", …" : "");
-    const continuation = jsonContinuation(options.resultId, "");
-    omissions.push({ description: `[loupe] view "${selected.name}" left out ${dropped}; the whole result: ${continuation || "not saved"}`, continuationJson: continuation, jsonPointer: "" });
-  }
-  return { text: view.text, unchanged: false, omissions };
+  if (shaped.omission) omissions.push({ ...shaped.omission });
+  if (notice === "") return { text: view.text, unchanged: false, omissions };
+  const marked = view.format === "json" ? insertViewMarker(view.text, marker) : undefined;
+  return { text: marked ?? `${view.text}${view.text.endsWith("\n") ? "" : "\n"}${notice}`, unchanged: false, omissions };
 }
 
 /** The text's token count when it is within the budget, else false. */
@@ -128,6 +139,23 @@ const PROJECTORS: Partial<Record<ResultKind, Projector>> = {
   generic: projectGeneric,
 };
 
+function kindOf(input: ResultInput, args: Record<string, unknown>): ResultKind {
+  if (input.structuredOnly && input.declaredKind === undefined) return "structured";
+  const kind = inferKind({ toolName: input.toolName, args, text: input.text, declared: input.declaredKind });
+  // An MCP or unknown tool answering one JSON object or array in text is shaped as structured (a file read of JSON stays a file read).
+  return (kind === "mcp" || kind === "generic") && input.structuredTail === undefined && looksLikeJsonValue(input.text) ? "structured" : kind;
+}
+
+/**
+ * The kind {@link projectResult} projects a result as: the declared one, "structured" for a
+ * result of JSON parts only, else inferred from the tool name, arguments and text. A caller that
+ * needs the kind before projecting (to look up a file's last read) passes it back as the input's
+ * `declaredKind`, so it is decided once.
+ */
+export function resultKindOf(input: ResultInput): ResultKind {
+  return kindOf(input, input.args ?? parseArgs(input.argsJson));
+}
+
 /**
  * Projects one result: unchanged when it already fits the budget and the
  * byte cap (with its token count); otherwise cut by the projector of its kind
@@ -143,9 +171,11 @@ export function projectResult(input: ResultInput, given: ProjectOptions): Result
   // A bad override fails every call, not only the ones a projector cuts.
   if (given.shares !== undefined) resolveShares(given.shares);
   // One cache of line counts for the whole call: the fit check, the projector's shares, the selection and the final check.
-  const options: ProjectOptions = { ...given, counter: createCachingCounter(given.counter) };
-  const args = parseArgs(input.argsJson);
-  const kind = input.structuredOnly && input.declaredKind === undefined ? "structured" : inferKind({ toolName: input.toolName, args, text, declared: input.declaredKind });
+  const counter = createCachingCounter(given.counter);
+  const noticeTokens = given.noticeAbove === undefined || given.noticeAbove === "" ? 0 : counter.count(given.noticeAbove);
+  const options: ProjectOptions = { ...given, counter, budgetTokens: Math.max(1, given.budgetTokens - noticeTokens) };
+  const args = input.args ?? parseArgs(input.argsJson);
+  const kind = kindOf(input, args);
   // UTF-8 never takes fewer bytes than UTF-16 code units: a long text is over the cap without counting.
   const fit = text.length <= options.maxViewBytes && utf8Length(text) <= options.maxViewBytes ? fitCount(text, options) : false;
   if (fit !== false) return { text, omissions: [], unchanged: true, kind, tokens: fit };

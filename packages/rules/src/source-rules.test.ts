@@ -18,7 +18,11 @@ describe("source rules", () => {
   it("update partially: fields left out keep their stored values; every change bumps the version", async () => {
     const rules = createSourceRules(createMemoryStateStore());
     await rules.update("local", "app", patch({ budgetTokens: 800, mode: "project" }));
-    const cut = await rules.update("local", "app", patch({ keepLimitChars: 10_000, keepHeadChars: 2000, keepTailChars: 2000, keepTools: { values: ["Bash", "execute"] } }));
+    const cut = await rules.update(
+      "local",
+      "app",
+      patch({ keepLimitChars: 10_000, keepHeadChars: 2000, keepTailChars: 2000, keepTools: { values: ["Bash", "execute"] } }),
+    );
     assert.equal(cut.budgetTokens, 800, "changing the cut keeps the app's other settings");
     assert.equal(cut.mode, "project");
     assert.deepEqual(cut.keepTools, ["Bash", "execute"]);
@@ -46,7 +50,9 @@ describe("source rules", () => {
 
   it("apply concurrent updates of different fields without losing any", async () => {
     const rules = createSourceRules(createMemoryStateStore());
-    await Promise.all(Array.from({ length: 10 }, (_, index) => rules.update("local", "app", index % 2 === 0 ? patch({ budgetTokens: 500 }) : patch({ mode: "project" }))));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) => rules.update("local", "app", index % 2 === 0 ? patch({ budgetTokens: 500 }) : patch({ mode: "project" }))),
+    );
     const rule = await rules.get("local", "app");
     assert.equal(rule.version, 10);
     assert.equal(rule.budgetTokens, 500);
@@ -66,10 +72,16 @@ describe("source rules", () => {
     assert.equal((await rules.get("local", "app")).noteUpdatePercent, 20);
     await rules.update("local", "app", patch({ compactAtPercent: 70, summarizer: { driver: "anthropic", keyRef: "env:ANTHROPIC_API_KEY" } }));
     const rule = await rules.update("local", "app", patch({ noteUpdatePercent: 30 }));
-    assert.deepEqual([rule.compactAtPercent, rule.noteUpdatePercent, rule.summarizer.driver, rule.summarizer.keyRef], [70, 30, "anthropic", "env:ANTHROPIC_API_KEY"]);
+    assert.deepEqual(
+      [rule.compactAtPercent, rule.noteUpdatePercent, rule.summarizer.driver, rule.summarizer.keyRef],
+      [70, 30, "anthropic", "env:ANTHROPIC_API_KEY"],
+    );
     await assert.rejects(rules.update("local", "app", patch({ noteUpdatePercent: 70 })), refused(/note_update_percent/));
     await assert.rejects(rules.update("local", "app", patch({ compactAtPercent: 5 })), refused(/compact_at_percent/));
-    await assert.rejects(rules.update("local", "app", patch({ summarizer: { keyRef: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789" } })), refused(/never the key itself/));
+    await assert.rejects(
+      rules.update("local", "app", patch({ summarizer: { keyRef: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789" } })),
+      refused(/never the key itself/),
+    );
     assert.equal((await rules.get("local", "app")).noteUpdatePercent, 30);
   });
 });

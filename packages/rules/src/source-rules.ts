@@ -10,6 +10,8 @@ export interface SourceRules {
   atVersion(tenant: string, source: string, version: number): Promise<SourceRule | undefined>;
   /** Applies a partial update atomically (compare-and-set); returns the stored rule. */
   update(tenant: string, source: string, patch: SourceLimit): Promise<SourceRule>;
+  /** The sources whose rule was ever set (in name order). */
+  list(tenant: string): Promise<string[]>;
 }
 
 const MAX_ATTEMPTS = 16;
@@ -18,6 +20,18 @@ const MAX_ATTEMPTS = 16;
 export function createSourceRules(state: StateStore): SourceRules {
   const key = (tenant: string, source: string): string => stateKey(tenant, "source-rule", source);
   const versionKey = (tenant: string, source: string, version: number): string => stateKey(tenant, "source-rule-version", source, String(version));
+  const indexKey = (tenant: string): string => stateKey(tenant, "source-rule-index");
+  const listed = async (tenant: string): Promise<{ raw: string | undefined; sources: string[] }> => {
+    const raw = await state.get(indexKey(tenant));
+    return { raw, sources: raw === undefined ? [] : (JSON.parse(raw) as string[]) };
+  };
+  const index = async (tenant: string, source: string): Promise<void> => {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const { raw, sources } = await listed(tenant);
+      if (sources.includes(source)) return;
+      if (await state.compareAndSet(indexKey(tenant), raw, JSON.stringify([...sources, source].sort()))) return;
+    }
+  };
   const load = async (tenant: string, source: string): Promise<{ raw: string | undefined; rule: SourceRule }> => {
     const raw = await state.get(key(tenant, source));
     return { raw, rule: raw === undefined ? { ...DEFAULT_SOURCE_RULE } : { ...DEFAULT_SOURCE_RULE, ...(JSON.parse(raw) as Partial<SourceRule>) } };
@@ -29,6 +43,7 @@ export function createSourceRules(state: StateStore): SourceRules {
       const raw = await state.get(versionKey(tenant, source, version));
       return raw === undefined ? undefined : { ...DEFAULT_SOURCE_RULE, ...(JSON.parse(raw) as Partial<SourceRule>) };
     },
+    list: async (tenant) => (await listed(tenant)).sources,
     async update(tenant, source, patch) {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const { raw, rule } = await load(tenant, source);
@@ -37,7 +52,10 @@ export function createSourceRules(state: StateStore): SourceRules {
         next.version = rule.version + 1;
         // The version's snapshot first: a result pinned to it must always find it.
         await state.set(versionKey(tenant, source, next.version), JSON.stringify(next));
-        if (await state.compareAndSet(key(tenant, source), raw, JSON.stringify(next))) return next;
+        if (await state.compareAndSet(key(tenant, source), raw, JSON.stringify(next))) {
+          await index(tenant, source);
+          return next;
+        }
       }
       throw new AppError("aborted", `rule changed concurrently too often; retry [source=${source}]`);
     },

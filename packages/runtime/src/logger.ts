@@ -1,3 +1,5 @@
+import { isSpanContextValid, trace } from "@opentelemetry/api";
+
 /** Severity of a log line. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -36,7 +38,7 @@ function render(value: unknown): unknown {
 
 /**
  * Creates a logger writing one JSON object per line: time, level, service,
- * message and fields. Lines below `level` (default info) are dropped.
+ * message, `trace_id` and `span_id` when a span is active, and fields. Lines below `level` (default info) are dropped.
  */
 export function createLogger(options: LoggerOptions, bound: LogFields = {}): Logger {
   const threshold = ORDER[options.level ?? "info"];
@@ -45,7 +47,10 @@ export function createLogger(options: LoggerOptions, bound: LogFields = {}): Log
   const log = (level: LogLevel, message: string, fields: LogFields = {}): void => {
     if (ORDER[level] < threshold) return;
     const entries = Object.entries({ ...bound, ...fields }).map(([key, value]) => [key, render(value)]);
-    write(JSON.stringify({ time: new Date(now()).toISOString(), level, service: options.service, message, ...Object.fromEntries(entries) }));
+    // The line joins its trace: the active span's ids, when one is recording.
+    const span = trace.getActiveSpan()?.spanContext();
+    const ids = span !== undefined && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
+    write(JSON.stringify({ time: new Date(now()).toISOString(), level, service: options.service, message, ...ids, ...Object.fromEntries(entries) }));
   };
   return {
     debug: (message, fields) => log("debug", message, fields),

@@ -1,2 +1,2 @@
 export { createSessionStore } from "./session-store.js";
-export type { SessionStore, SessionMeta, ContextBase, NoteProgress } from "./session-store.js";
+export type { SessionStore, SessionMeta, ContextBase, NoteProgress, SavedResultRef } from "./session-store.js";

@@ -4,7 +4,13 @@ import type { NoteRecord } from "@loupe/conversation";
 import { createMemoryStateStore, createRedisStateStore, stateKey, type StateStore } from "@loupe/state-store";
 import { createSessionStore } from "./session-store.js";
 
-const note = (version: number, coveredThroughSeq: number): NoteRecord => ({ text: `note ${String(version)}`, coveredThroughSeq, version, state: "", author: "extractive" });
+const note = (version: number, coveredThroughSeq: number): NoteRecord => ({
+  text: `note ${String(version)}`,
+  coveredThroughSeq,
+  version,
+  state: "",
+  author: "extractive",
+});
 
 function describeSessionStore(name: string, open: () => Promise<StateStore>) {
   describe(`session store over ${name}`, () => {
@@ -62,7 +68,10 @@ function describeSessionStore(name: string, open: () => Promise<StateStore>) {
       assert.equal(await sessions.acquireLease("t", session, "w2", 10_000), true);
       assert.equal(await sessions.takePending("t", session), false);
       await Promise.all([sessions.markPending("t", session), sessions.markPending("t", session)]);
-      assert.deepEqual(await Promise.all([sessions.takePending("t", session), sessions.takePending("t", session)]).then((taken) => taken.filter(Boolean).length), 1);
+      assert.deepEqual(
+        await Promise.all([sessions.takePending("t", session), sessions.takePending("t", session)]).then((taken) => taken.filter(Boolean).length),
+        1,
+      );
       assert.equal(await sessions.takePending("t", session), false);
       await state.close();
     });

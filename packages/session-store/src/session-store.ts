@@ -1,4 +1,4 @@
-import type { NoteRecord } from "@loupe/conversation";
+import type { NoteRecord, SavedResult } from "@loupe/conversation";
 import { AppError } from "@loupe/errors";
 import { stateKey, stateKeyPrefix, type StateStore } from "@loupe/state-store";
 
@@ -30,6 +30,12 @@ export interface NoteProgress {
   seenThroughSeq: number;
 }
 
+/** A result Project saved for one of the session's tool calls: what a handover note cites. */
+export type SavedResultRef = SavedResult;
+
+/** How long a saved result's reference is kept when its session never shows the call (the archive's default retention). */
+const SAVED_RESULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Per-session state in the state store: meta, token tally, note, worker progress and lease. */
 export interface SessionStore {
   getMeta(tenant: string, sessionId: string): Promise<SessionMeta | undefined>;
@@ -52,6 +58,16 @@ export interface SessionStore {
   markPending(tenant: string, sessionId: string): Promise<void>;
   /** True once per mark: clears the mark it reports. */
   takePending(tenant: string, sessionId: string): Promise<boolean>;
+  /** Marks the session for a handover the model asked for (RequestHandover), with its reason; until cleared. */
+  requestHandover(tenant: string, sessionId: string, reason: string): Promise<void>;
+  /** The reason of a requested handover not yet done, or undefined. */
+  getHandoverRequest(tenant: string, sessionId: string): Promise<string | undefined>;
+  /** Clears a requested handover (a Compact did it). */
+  clearHandoverRequest(tenant: string, sessionId: string): Promise<void>;
+  /** Remembers the result saved for a tool call (from the result events), for the note that folds the call in. */
+  putSavedResult(tenant: string, sessionId: string, ref: SavedResultRef): Promise<void>;
+  /** The saved results of these tool calls that are known, in the order asked. */
+  getSavedResults(tenant: string, sessionId: string, toolUseIds: readonly string[]): Promise<SavedResultRef[]>;
   /** Deletes every key of the session (the turn log stays in the archive). Returns how many went. */
   release(tenant: string, sessionId: string): Promise<number>;
   /** Deletes every session key of the tenant. Returns how many went. */
@@ -90,7 +106,9 @@ export function createSessionStore(state: StateStore): SessionStore {
       return state.compareAndSet(k, raw, JSON.stringify(note));
     },
     // Progress stored by earlier versions also holds an `uncoveredTokens` count: only the seq is read.
-    getProgress: async (tenant, sessionId) => ({ seenThroughSeq: (await readJson<NoteProgress>(key(tenant, sessionId, "progress"))).value?.seenThroughSeq ?? 0 }),
+    getProgress: async (tenant, sessionId) => ({
+      seenThroughSeq: (await readJson<NoteProgress>(key(tenant, sessionId, "progress"))).value?.seenThroughSeq ?? 0,
+    }),
     async compareAndSetProgress(tenant, sessionId, expected, next) {
       const k = key(tenant, sessionId, "progress");
       const raw = await state.get(k);
@@ -100,16 +118,33 @@ export function createSessionStore(state: StateStore): SessionStore {
     },
     async acquireLease(tenant, sessionId, owner, ttlMs) {
       const k = key(tenant, sessionId, "lease");
-      if (await state.compareAndSet(k, undefined, owner, { ttlMs })) return true;
       // A released lease reads "" until its 1 ms expiry: it is free (the holder's hand-off re-acquires at once).
-      if (await state.compareAndSet(k, "", owner, { ttlMs })) return true;
-      return state.compareAndSet(k, owner, owner, { ttlMs });
+      // It can expire between two of these steps, so a lease that reads free after all three is tried again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await state.compareAndSet(k, undefined, owner, { ttlMs })) return true;
+        if (await state.compareAndSet(k, "", owner, { ttlMs })) return true;
+        if (await state.compareAndSet(k, owner, owner, { ttlMs })) return true;
+        const holder = await state.get(k);
+        if (holder !== undefined && holder !== "") return false;
+      }
+      return false;
     },
     async releaseLease(tenant, sessionId, owner) {
       await state.compareAndSet(key(tenant, sessionId, "lease"), owner, "", { ttlMs: 1 });
     },
     markPending: (tenant, sessionId) => state.set(key(tenant, sessionId, "pending"), "1"),
     takePending: (tenant, sessionId) => state.compareAndSet(key(tenant, sessionId, "pending"), "1", "0"),
+    requestHandover: (tenant, sessionId, reason) => state.set(key(tenant, sessionId, "handover"), reason),
+    getHandoverRequest: (tenant, sessionId) => state.get(key(tenant, sessionId, "handover")),
+    clearHandoverRequest: (tenant, sessionId) => state.delete(key(tenant, sessionId, "handover")),
+    putSavedResult: (tenant, sessionId, ref) =>
+      state.set(stateKey(tenant, "session", sessionId, "result", ref.toolUseId), JSON.stringify(ref), { ttlMs: SAVED_RESULT_TTL_MS }),
+    async getSavedResults(tenant, sessionId, toolUseIds) {
+      const found = await Promise.all(
+        [...new Set(toolUseIds)].filter((id) => id !== "").map((id) => readJson<SavedResultRef>(stateKey(tenant, "session", sessionId, "result", id))),
+      );
+      return found.flatMap(({ value }) => (value === undefined ? [] : [value]));
+    },
     release: (tenant, sessionId) => state.deletePrefix(stateKeyPrefix(tenant, "session", sessionId)),
     releaseAll: (tenant) => state.deletePrefix(stateKeyPrefix(tenant, "session")),
   };

@@ -113,7 +113,10 @@ describe("createFileStateStore() persistence", () => {
   it("reports a directory it cannot create as unavailable", async () => {
     const file = join(root, "a-file");
     await writeFile(file, "");
-    await assert.rejects(createFileStateStore({ directory: join(file, "state") }), (error: unknown) => isAppError(error) && error.code === "unavailable" && error.message.startsWith("state directory cannot be opened"));
+    await assert.rejects(
+      createFileStateStore({ directory: join(file, "state") }),
+      (error: unknown) => isAppError(error) && error.code === "unavailable" && error.message.startsWith("state directory cannot be opened"),
+    );
   });
 
   it("refuses a directory that is already open", async () => {

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { AppError, isAppError } from "@loupe/errors";
 import { assertIncrementBy, assertSetOptions } from "./assert-options.js";
 import { lockDirectory } from "@loupe/runtime";
-import { readStateFiles } from "./state-files.js";
+import { readSnapshot } from "./state-files.js";
 import { StateJournal } from "./state-journal.js";
 import type { SetOptions, StateStore } from "./state-store.js";
 import { StateTable } from "./state-table.js";
@@ -32,10 +32,16 @@ export async function createFileStateStore(options: FileStateStoreOptions): Prom
     const unlock = await lockDirectory(directory, { fileName: "state.lock", label: "state directory" });
     try {
       const table = new StateTable();
-      const { entries, changes } = await readStateFiles(directory);
-      for (const entry of entries) table.apply({ op: "set", ...entry });
-      for (const change of changes) table.apply(change);
-      const journal = await StateJournal.open(directory, () => table.entries(Date.now()));
+      for (const entry of await readSnapshot(directory)) table.apply({ op: "set", ...entry });
+      const { journal, changes } = await StateJournal.open(directory, () => table.entries(Date.now()));
+      try {
+        for (const change of changes) table.apply(change);
+        // Folds the replayed journal into a fresh snapshot (and drops a torn last line for good).
+        await journal.compact();
+      } catch (error) {
+        await journal.close();
+        throw error;
+      }
       return new FileStateStore(table, journal, unlock);
     } catch (error) {
       await unlock();

@@ -1,4 +1,5 @@
 import { AppError } from "@loupe/errors";
+import { SpanKind, withSpan } from "@loupe/telemetry/spans";
 import { Redis } from "ioredis";
 import { assertIncrementBy, assertSetOptions } from "./assert-options.js";
 import { appErrorFromRedis, isNoScriptError } from "./redis-error.js";
@@ -146,13 +147,21 @@ class RedisStateStore implements StateStore {
     return this.#closing;
   }
 
+  // Every operation is one client span (`redis.get`, `redis.compareAndSet`, …), child of the caller's.
   async #run<T>(operation: string, command: () => Promise<T>): Promise<T> {
     if (this.#closing !== undefined) throw new AppError("unavailable", `state store is closed [op=${operation}]`);
-    try {
-      return await command();
-    } catch (error) {
-      throw appErrorFromRedis(error, operation, this.#connectionProblem);
-    }
+    return withSpan(
+      `redis.${operation}`,
+      { "db.system.name": "redis", "db.operation.name": operation },
+      async () => {
+        try {
+          return await command();
+        } catch (error) {
+          throw appErrorFromRedis(error, operation, this.#connectionProblem);
+        }
+      },
+      SpanKind.CLIENT,
+    );
   }
 
   async #script(script: RedisScript, key: string, args: string[]): Promise<unknown> {

@@ -25,7 +25,11 @@ describe("appErrorFromRedis()", () => {
   }
 
   it("connection problems are unavailable and name the last connection error", () => {
-    const error = appErrorFromRedis(Object.assign(new Error("Reached the max retries per request limit (which is 0)."), { name: "MaxRetriesPerRequestError" }), "get", "connect ECONNREFUSED 127.0.0.1:1");
+    const error = appErrorFromRedis(
+      Object.assign(new Error("Reached the max retries per request limit (which is 0)."), { name: "MaxRetriesPerRequestError" }),
+      "get",
+      "connect ECONNREFUSED 127.0.0.1:1",
+    );
     assert.equal(error.code, "unavailable");
     assert.equal(error.message, "redis unavailable [op=get, reason=connect ECONNREFUSED 127.0.0.1:1]");
     assert.equal(appErrorFromRedis(new Error("Command timed out"), "ping", undefined).message, "redis unavailable [op=ping, reason=Command timed out]");

@@ -1,6 +1,6 @@
-import { open, readFile, rename } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileDurably } from "@loupe/durable-file";
 import { AppError } from "@loupe/errors";
 import type { StateChange, StateEntry } from "./state-table.js";
 
@@ -14,73 +14,39 @@ const SNAPSHOT_VERSION = 1;
 const WRITE_CHUNK_BYTES = 1 << 20;
 
 /**
- * Reads the snapshot and the journal written after it. A torn last journal line (a crash
- * during an append that was never acknowledged) is ignored.
+ * Reads the snapshot (the journal's lines are read when the journal opens).
  *
- * @throws AppError `internal` when either file is corrupt
+ * @throws AppError `internal` when it is corrupt
  * @internal
  */
-export async function readStateFiles(directory: string): Promise<{ entries: StateEntry[]; changes: StateChange[] }> {
+export async function readSnapshot(directory: string): Promise<StateEntry[]> {
   const snapshot = await readIfExists(join(directory, SNAPSHOT_FILE));
-  const journal = await readIfExists(join(directory, JOURNAL_FILE));
-  return {
-    entries: snapshot === undefined ? [] : parseSnapshot(snapshot, directory),
-    changes: journal === undefined ? [] : parseJournal(journal, directory),
-  };
+  return snapshot === undefined ? [] : parseSnapshot(snapshot, directory);
 }
 
 /**
- * Replaces the snapshot atomically: writes a temporary file, fsyncs it, renames it over the
- * old one and fsyncs the directory, so a crash leaves either the old or the new snapshot.
+ * Replaces the snapshot atomically and durably (see writeFileDurably), so a crash leaves either
+ * the old or the new snapshot. Returns its size in bytes.
  *
  * @internal
  */
 export async function writeSnapshot(directory: string, entries: Iterable<StateEntry>): Promise<number> {
-  const path = join(directory, SNAPSHOT_FILE);
-  const temporary = `${path}.tmp`;
   const lines: string[] = [];
   for (const entry of entries) lines.push(JSON.stringify(entry));
   const header = JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, count: lines.length });
-  let sizeBytes = 0;
-  const handle = await open(temporary, "w");
-  try {
-    let chunk = header + "\n";
-    for (const line of lines) {
-      chunk += line + "\n";
-      if (chunk.length >= WRITE_CHUNK_BYTES) {
-        sizeBytes += await writeAll(handle, chunk);
-        chunk = "";
-      }
+  return writeFileDurably(join(directory, SNAPSHOT_FILE), chunked([header, ...lines]));
+}
+
+function* chunked(lines: readonly string[]): Iterable<string> {
+  let chunk = "";
+  for (const line of lines) {
+    chunk += line + "\n";
+    if (chunk.length >= WRITE_CHUNK_BYTES) {
+      yield chunk;
+      chunk = "";
     }
-    sizeBytes += await writeAll(handle, chunk);
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
-  await rename(temporary, path);
-  await syncDirectory(directory);
-  return sizeBytes;
-}
-
-/** Fsyncs a directory so that a rename or a created file in it survives a crash. @internal */
-export async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Writes all of `text` at the current position (a single write may be partial). @internal */
-export async function writeAll(handle: FileHandle, text: string): Promise<number> {
-  const bytes = Buffer.from(text, "utf8");
-  let offset = 0;
-  while (offset < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-    offset += bytesWritten;
-  }
-  return bytes.length;
+  yield chunk;
 }
 
 async function readIfExists(path: string): Promise<string | undefined> {
@@ -105,9 +71,13 @@ function parseSnapshot(text: string, directory: string): StateEntry[] {
   return entries;
 }
 
-function parseJournal(text: string, directory: string): StateChange[] {
-  // Everything after the last newline is an append that never completed.
-  const lines = text.split("\n").slice(0, -1);
+/**
+ * The changes of the journal's complete lines.
+ *
+ * @throws AppError `internal` when a line is not a change
+ * @internal
+ */
+export function parseJournal(lines: readonly string[], directory: string): StateChange[] {
   const changes: StateChange[] = [];
   for (const [index, line] of lines.entries()) {
     const change = parseLine(line);

@@ -44,7 +44,10 @@ describe("stateKey()", () => {
   });
 
   it("rejects a lone surrogate, which has no reversible encoding", () => {
-    assert.throws(() => stateKey("local", "notes", "\uD800"), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    assert.throws(
+      () => stateKey("local", "notes", "\uD800"),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+    );
   });
 });
 
@@ -61,7 +64,10 @@ describe("stateKeyPrefix()", () => {
 describe("parseStateKey()", () => {
   for (const key of ["other:local:notes", "loupe:local", "loupe:local:notes:%zz", "loupe:local:notes:%3a", "loupe:local:notes:a%2Ab*"]) {
     it(`rejects ${key}`, () => {
-      assert.throws(() => parseStateKey(key), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => parseStateKey(key),
+        (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+      );
     });
   }
 });

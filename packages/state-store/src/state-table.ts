@@ -2,9 +2,7 @@ import { AppError } from "@loupe/errors";
 
 /** A change, as the file adapter journals it; every change is absolute, so replay is idempotent. */
 export type StateChange =
-  | { op: "set"; key: string; value: string; expiresAtMs?: number }
-  | { op: "delete"; key: string }
-  | { op: "deletePrefix"; prefix: string };
+  { op: "set"; key: string; value: string; expiresAtMs?: number } | { op: "delete"; key: string } | { op: "deletePrefix"; prefix: string };
 
 /** One live entry of a snapshot. */
 export interface StateEntry {

@@ -6,7 +6,9 @@ import { anthropicNoteRequest } from "./anthropic-note-request.js";
 import { recordOf, sessionTurns, updateInput } from "./testing/session-turns.js";
 
 const cacheMarks = (request: ReturnType<typeof anthropicNoteRequest>): string[] =>
-  request.messages.flatMap((message, index) => message.content.flatMap((block, position) => (block.cache_control === undefined ? [] : [`${String(index)}.${String(position)}`])));
+  request.messages.flatMap((message, index) =>
+    message.content.flatMap((block, position) => (block.cache_control === undefined ? [] : [`${String(index)}.${String(position)}`])),
+  );
 
 describe("anthropicNoteRequest()", () => {
   it("forks the session: system with a breakpoint, tools as sent, turns, then the instruction in the last user message", () => {
@@ -14,7 +16,10 @@ describe("anthropicNoteRequest()", () => {
     const request = anthropicNoteRequest(updateInput(turns, 6, 9, recordOf("# Note v1\nobjective: fix the build", 5, 1, "anthropic")), "claude-x", 2048);
     assert.equal(validateAnthropicRequest(request), undefined);
     assert.deepEqual(request.system, [{ type: "text", text: "You are a careful coding agent.", cache_control: { type: "ephemeral" } }]);
-    assert.deepEqual(request.tools?.map((tool) => tool.name), ["Bash", "Read"]);
+    assert.deepEqual(
+      request.tools?.map((tool) => tool.name),
+      ["Bash", "Read"],
+    );
     assert.equal(request.max_tokens, 2048);
     assert.equal(request.messages.length, 9, "turn 9 is a user turn: the instruction joins it");
     const last = request.messages.at(-1)!;

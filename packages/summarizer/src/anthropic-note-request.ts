@@ -1,4 +1,9 @@
-import type { AnthropicContentBlock, AnthropicMessage, AnthropicTextBlock, NoteUpdateInput } from "@loupe/conversation";
+import type {
+  AnthropicTextBlock,
+  NoteUpdateInput,
+  RenderedAnthropicBlock as AnthropicContentBlock,
+  RenderedAnthropicMessage as AnthropicMessage,
+} from "@loupe/conversation";
 import { renderAnthropicMessages } from "@loupe/conversation";
 import { noteInstruction } from "./note-instruction.js";
 
@@ -19,7 +24,10 @@ function anthropicTools(toolsJson: string): Array<Record<string, unknown>> | und
   try {
     const tools: unknown = JSON.parse(toolsJson);
     if (!Array.isArray(tools) || tools.length === 0) return undefined;
-    const valid = tools.every((tool: unknown) => typeof tool === "object" && tool !== null && typeof (tool as { name?: unknown }).name === "string" && (tool as { type?: unknown }).type !== "function");
+    const valid = tools.every(
+      (tool: unknown) =>
+        typeof tool === "object" && tool !== null && typeof (tool as { name?: unknown }).name === "string" && (tool as { type?: unknown }).type !== "function",
+    );
     return valid ? (tools as Array<Record<string, unknown>>) : undefined;
   } catch {
     // Tools that do not parse are left out: the note does not need them, only the cache does.
@@ -31,7 +39,8 @@ function anthropicTools(toolsJson: string): Array<Record<string, unknown>> | und
 function withoutToolBlocks(message: AnthropicMessage): AnthropicMessage {
   const content = message.content.flatMap((block): AnthropicContentBlock[] => {
     if (block.type === "tool_use") return [{ type: "text", text: `[tool call ${block.id} ${block.name}]\n${JSON.stringify(block.input)}` }];
-    if (block.type === "tool_result") return [{ type: "text", text: `[tool result ${block.tool_use_id}${block.is_error === true ? " error" : ""}]` }, ...block.content];
+    if (block.type === "tool_result")
+      return [{ type: "text", text: `[tool result ${block.tool_use_id}${block.is_error === true ? " error" : ""}]` }, ...block.content];
     return [block];
   });
   return { role: message.role, content };

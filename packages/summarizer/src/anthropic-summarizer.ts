@@ -3,6 +3,7 @@ import type { NoteDraft, NoteUpdateInput, SummarizeOptions, Summarizer } from "@
 import { AppError } from "@loupe/errors";
 import { anthropicNoteRequest } from "./anthropic-note-request.js";
 import { callVendor } from "./call-vendor.js";
+import { withGenAiSpan } from "./gen-ai-span.js";
 import { DEFAULT_TIMEOUT_MS, checkInput, checkOptions, defaultMaxOutputTokens, type VendorSummarizerOptions } from "./summarizer-options.js";
 
 /** Options of {@link createAnthropicSummarizer}. */
@@ -20,24 +21,42 @@ export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
  */
 export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): Summarizer {
   checkOptions("anthropic", options);
-  const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL, maxRetries: 0, timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  });
   return {
     name: "anthropic",
     async summarize(input: NoteUpdateInput, summarizeOptions: SummarizeOptions = {}): Promise<NoteDraft> {
       checkInput(input);
-      const body = anthropicNoteRequest(input, options.model, options.maxOutputTokens ?? defaultMaxOutputTokens(input));
-      const message = await callVendor("anthropic", options.apiKey, summarizeOptions, (signal) =>
-        // The body is built from the vendor's documented shapes; the SDK's unions are narrower than our plain types.
-        client.messages.create(body as unknown as Anthropic.MessageCreateParamsNonStreaming, signal === undefined ? {} : { signal }),
-      );
-      const text = message.content
-        .flatMap((block) => (block.type === "text" ? [block.text] : []))
-        .join("")
-        .trim();
-      if (text === "") throw new AppError("unavailable", `anthropic answered without text [model=${options.model}, stop_reason=${String(message.stop_reason)}]`);
-      const cached = message.usage.cache_read_input_tokens ?? 0;
-      const inputTokens = message.usage.input_tokens + cached + (message.usage.cache_creation_input_tokens ?? 0);
-      return { text, state: "", inputTokens, cachedInputTokens: cached };
+      const maxTokens = options.maxOutputTokens ?? defaultMaxOutputTokens(input);
+      const body = anthropicNoteRequest(input, options.model, maxTokens);
+      return withGenAiSpan("anthropic", options.model, maxTokens, async () => {
+        const message = await callVendor("anthropic", options.apiKey, summarizeOptions, (signal) =>
+          // The body is built from the vendor's documented shapes; the SDK's unions are narrower than our plain types.
+          client.messages.create(body as unknown as Anthropic.MessageCreateParamsNonStreaming, signal === undefined ? {} : { signal }),
+        );
+        const text = message.content
+          .flatMap((block) => (block.type === "text" ? [block.text] : []))
+          .join("")
+          .trim();
+        if (text === "")
+          throw new AppError("unavailable", `anthropic answered without text [model=${options.model}, stop_reason=${String(message.stop_reason)}]`);
+        const cached = message.usage.cache_read_input_tokens ?? 0;
+        const inputTokens = message.usage.input_tokens + cached + (message.usage.cache_creation_input_tokens ?? 0);
+        return {
+          value: { text, state: "", inputTokens, cachedInputTokens: cached },
+          usage: {
+            responseModel: message.model,
+            inputTokens,
+            outputTokens: message.usage.output_tokens,
+            cachedInputTokens: cached,
+            ...(message.stop_reason === null ? {} : { finishReason: message.stop_reason }),
+          },
+        };
+      });
     },
   };
 }

@@ -10,7 +10,12 @@ export const PROGRESS_INTERVAL_MS = 2_000;
  * `options.onProgress` every {@link PROGRESS_INTERVAL_MS} while the request is in flight, and
  * translates any failure with {@link appErrorFromVendor} (the key never reaches the message).
  */
-export async function callVendor<T>(vendor: Vendor, apiKey: string, options: SummarizeOptions, request: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+export async function callVendor<T>(
+  vendor: Vendor,
+  apiKey: string,
+  options: SummarizeOptions,
+  request: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
   if (options.signal?.aborted === true) throw new AppError("cancelled", `${vendor} request cancelled before it started`);
   const onProgress = options.onProgress;
   const timer =

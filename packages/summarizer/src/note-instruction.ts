@@ -12,6 +12,20 @@ function turnLine(turn: Turn): string {
   return cut === "" ? head : `${head}: ${cut}`;
 }
 
+/** The saved originals of the new turns' tool results, for the note to cite (none: no lines). */
+function savedResultLines(input: NoteUpdateInput): string[] {
+  const saved = input.savedResults ?? [];
+  if (saved.length === 0) return [];
+  return [
+    "These tool outputs are saved whole; cite each one you draw on by its result id in the files section (read_result recovers it):",
+    ...saved.map(
+      (result) =>
+        `- ${result.resultId}: ${result.toolName}${result.path === "" ? "" : ` ${result.path}`} (${result.kind}, ${String(result.originalTokens)} tokens)`,
+    ),
+    "",
+  ];
+}
+
 /**
  * The instruction that ends a note request: update the previous note (quoted in full, or "none yet")
  * with only the new turns, keep objective, decisions, files, errors with their `turn:<seq>` addresses,
@@ -23,7 +37,10 @@ export function noteInstruction(input: NoteUpdateInput): string {
   const last = input.newTurns.at(-1)?.seq ?? first;
   const after = input.previous?.coveredThroughSeq ?? first - 1;
   const range = `${turnAddress(first)} to ${turnAddress(last)}`;
-  const scope = after > 0 ? `ONLY the turns after ${turnAddress(after)} (${range}); the turns up to ${turnAddress(after)} are already in it` : `the turns so far (${range})`;
+  const scope =
+    after > 0
+      ? `ONLY the turns after ${turnAddress(after)} (${range}); the turns up to ${turnAddress(after)} are already in it`
+      : `the turns so far (${range})`;
   const previous = input.previous === undefined ? "none yet" : `\n<previous_note>\n${input.previous.text}\n</previous_note>`;
   return [
     "Pause the task: write the handover note of this session for whoever continues it.",
@@ -34,6 +51,7 @@ export function noteInstruction(input: NoteUpdateInput): string {
     "The new turns, in order (cite these addresses):",
     ...input.newTurns.map(turnLine),
     "",
+    ...savedResultLines(input),
     `Previous note: ${previous}`,
   ].join("\n");
 }

@@ -51,6 +51,7 @@ describe("resolveApiKey()", () => {
   });
 
   it("refuses other references without repeating them (a pasted key must not reach a log)", () => {
-    for (const reference of [key, "vault:x", "env:", "env:1BAD", "file:"]) assertFails(() => resolveApiKey(reference, { [key]: "x" }), "invalid_argument", /env:NAME|file:\/path/);
+    for (const reference of [key, "vault:x", "env:", "env:1BAD", "file:"])
+      assertFails(() => resolveApiKey(reference, { [key]: "x" }), "invalid_argument", /env:NAME|file:\/path/);
   });
 });

@@ -25,7 +25,8 @@ export function resolveApiKey(reference: string, env: NodeJS.ProcessEnv): string
   if (trimmed.startsWith("secret:")) {
     // A mounted secret (Docker and Kubernetes): a file named NAME under LOUPE_SECRETS_DIR (default /run/secrets).
     const name = trimmed.slice("secret:".length);
-    if (!/^[A-Za-z0-9_.-]{1,200}$/.test(name) || name.startsWith(".")) throw new AppError("invalid_argument", "api key reference secret:NAME needs a file name");
+    if (!/^[A-Za-z0-9_.-]{1,200}$/.test(name) || name.startsWith("."))
+      throw new AppError("invalid_argument", "api key reference secret:NAME needs a file name");
     return resolveApiKey(`file:${join(env["LOUPE_SECRETS_DIR"] ?? "/run/secrets", name)}`, env);
   }
   if (trimmed.startsWith("file:")) {

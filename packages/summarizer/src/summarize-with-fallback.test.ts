@@ -9,10 +9,15 @@ const input: NoteUpdateInput = {
   toolsJson: "",
   previous: { text: "Objective: fix the parser (vendor note)", coveredThroughSeq: 1, version: 1, state: "", author: "anthropic" },
   coveredTurns: [],
-  newTurns: [{ seq: 2, role: "assistant", parts: [{ type: "text", text: "I'll guard parse() in src/parser.ts." }], toolCalls: [], toolResults: [], tokenCount: 12 }],
+  newTurns: [
+    { seq: 2, role: "assistant", parts: [{ type: "text", text: "I'll guard parse() in src/parser.ts." }], toolCalls: [], toolResults: [], tokenCount: 12 },
+  ],
   maxNoteTokens: 500,
 };
-const failing = (code: "permission_denied" | "unavailable"): Summarizer => ({ name: "anthropic", summarize: () => Promise.reject(new AppError(code, "vendor says no")) });
+const failing = (code: "permission_denied" | "unavailable"): Summarizer => ({
+  name: "anthropic",
+  summarize: () => Promise.reject(new AppError(code, "vendor says no")),
+});
 
 describe("summarizeWithFallback", () => {
   it("lets the extractive summarizer write the note when a vendor fails for good, keeping the vendor's earlier text", async () => {
@@ -23,7 +28,10 @@ describe("summarizeWithFallback", () => {
   });
 
   it("throws a retryable failure while attempts remain, and falls back on the last", async () => {
-    await assert.rejects(summarizeWithFallback(failing("unavailable"), input, { lastAttempt: false }), (error) => isAppError(error) && error.code === "unavailable");
+    await assert.rejects(
+      summarizeWithFallback(failing("unavailable"), input, { lastAttempt: false }),
+      (error) => isAppError(error) && error.code === "unavailable",
+    );
     assert.equal((await summarizeWithFallback(failing("unavailable"), input, { lastAttempt: true })).failedCode, "unavailable");
   });
 

@@ -1,13 +1,7 @@
 import { createExtractiveSummarizer, type NoteDraft, type NoteUpdateInput, type Summarizer } from "@loupe/conversation";
-import { isAppError, type ErrorCode } from "@loupe/errors";
+import { isAppError, isRetryable, type ErrorCode } from "@loupe/errors";
 
-const RETRYABLE = new Set<ErrorCode>(["unavailable", "deadline_exceeded", "resource_exhausted", "aborted"]);
 const extractive = createExtractiveSummarizer();
-
-/** True for a failure worth another attempt (the vendor or a store is briefly unavailable). */
-export function isRetryable(error: unknown): boolean {
-  return isAppError(error) && RETRYABLE.has(error.code);
-}
 
 /** What {@link summarizeWithFallback} wrote and who wrote it. */
 export interface FallbackDraft {

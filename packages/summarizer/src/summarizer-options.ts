@@ -28,7 +28,8 @@ export function checkOptions(name: string, options: VendorSummarizerOptions): vo
   const problems: string[] = [];
   if (options.apiKey.trim() === "") problems.push("apiKey is empty");
   if (options.model.trim() === "") problems.push("model is empty");
-  if (options.maxOutputTokens !== undefined && !(Number.isInteger(options.maxOutputTokens) && options.maxOutputTokens > 0)) problems.push("maxOutputTokens must be a positive integer");
+  if (options.maxOutputTokens !== undefined && !(Number.isInteger(options.maxOutputTokens) && options.maxOutputTokens > 0))
+    problems.push("maxOutputTokens must be a positive integer");
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) problems.push("timeoutMs must be positive");
   if (problems.length > 0) throw new AppError("invalid_argument", `${name} summarizer options invalid [${problems.join(", ")}]`);
 }
@@ -36,5 +37,6 @@ export function checkOptions(name: string, options: VendorSummarizerOptions): vo
 /** Throws `invalid_argument` for an update input no request should be made for. */
 export function checkInput(input: NoteUpdateInput): void {
   if (input.newTurns.length === 0) throw new AppError("invalid_argument", "note update has no new turns");
-  if (!(Number.isInteger(input.maxNoteTokens) && input.maxNoteTokens > 0)) throw new AppError("invalid_argument", `note size limit must be a positive integer [maxNoteTokens=${String(input.maxNoteTokens)}]`);
+  if (!(Number.isInteger(input.maxNoteTokens) && input.maxNoteTokens > 0))
+    throw new AppError("invalid_argument", `note size limit must be a positive integer [maxNoteTokens=${String(input.maxNoteTokens)}]`);
 }

@@ -1,6 +1,16 @@
-import { APIConnectionError as AnthropicConnectionError, APIConnectionTimeoutError as AnthropicTimeoutError, APIError as AnthropicApiError, APIUserAbortError as AnthropicAbortError } from "@anthropic-ai/sdk";
+import {
+  APIConnectionError as AnthropicConnectionError,
+  APIConnectionTimeoutError as AnthropicTimeoutError,
+  APIError as AnthropicApiError,
+  APIUserAbortError as AnthropicAbortError,
+} from "@anthropic-ai/sdk";
 import { AppError, isAppError, type ErrorCode } from "@loupe/errors";
-import { APIConnectionError as OpenAIConnectionError, APIConnectionTimeoutError as OpenAITimeoutError, APIError as OpenAIApiError, APIUserAbortError as OpenAIAbortError } from "openai";
+import {
+  APIConnectionError as OpenAIConnectionError,
+  APIConnectionTimeoutError as OpenAITimeoutError,
+  APIError as OpenAIApiError,
+  APIUserAbortError as OpenAIAbortError,
+} from "openai";
 
 /** The vendor a summarizer talks to, as named in error messages. */
 export type Vendor = "anthropic" | "openai";
@@ -32,14 +42,19 @@ export function appErrorFromVendor(vendor: Vendor, error: unknown, apiKey: strin
   if (isAppError(error)) return error;
   const text = redact(error instanceof Error ? error.message : String(error), apiKey);
   const cause = Object.assign(new Error(text), { name: error instanceof Error ? error.name : "Error" });
-  if (signal?.aborted === true || error instanceof AnthropicAbortError || error instanceof OpenAIAbortError) return new AppError("cancelled", `${vendor} request cancelled`, { cause });
-  if (error instanceof AnthropicTimeoutError || error instanceof OpenAITimeoutError) return new AppError("deadline_exceeded", `${vendor} request timed out`, { cause });
-  if (error instanceof AnthropicConnectionError || error instanceof OpenAIConnectionError) return new AppError("unavailable", `${vendor} unreachable [reason=${text.slice(0, VENDOR_MESSAGE_CHARS)}]`, { cause });
+  if (signal?.aborted === true || error instanceof AnthropicAbortError || error instanceof OpenAIAbortError)
+    return new AppError("cancelled", `${vendor} request cancelled`, { cause });
+  if (error instanceof AnthropicTimeoutError || error instanceof OpenAITimeoutError)
+    return new AppError("deadline_exceeded", `${vendor} request timed out`, { cause });
+  if (error instanceof AnthropicConnectionError || error instanceof OpenAIConnectionError)
+    return new AppError("unavailable", `${vendor} unreachable [reason=${text.slice(0, VENDOR_MESSAGE_CHARS)}]`, { cause });
   if ((error instanceof AnthropicApiError || error instanceof OpenAIApiError) && typeof error.status === "number") {
     const code = codeForStatus(error.status);
     if (code === "permission_denied") return new AppError(code, `${vendor} refused the api key [status=${String(error.status)}]`, { cause });
     const detail = redact(vendorMessage(error) ?? "", apiKey).slice(0, VENDOR_MESSAGE_CHARS);
-    return new AppError(code, `${vendor} answered ${String(error.status)} [status=${String(error.status)}${detail === "" ? "" : `, message=${detail}`}]`, { cause });
+    return new AppError(code, `${vendor} answered ${String(error.status)} [status=${String(error.status)}${detail === "" ? "" : `, message=${detail}`}]`, {
+      cause,
+    });
   }
   return new AppError("internal", `${vendor} call failed [reason=${text.slice(0, VENDOR_MESSAGE_CHARS)}]`, { cause });
 }

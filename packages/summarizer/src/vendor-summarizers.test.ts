@@ -3,6 +3,8 @@ import { inspect } from "node:util";
 import { after, before, describe, it, mock } from "node:test";
 import type { NoteUpdateInput, Summarizer } from "@loupe/conversation";
 import { isAppError } from "@loupe/errors";
+import { startTelemetry } from "@loupe/telemetry";
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@loupe/telemetry/testing";
 import { startVendorServer, type VendorServer } from "@loupe/testing";
 import { createAnthropicSummarizer } from "./anthropic-summarizer.js";
 import { createOpenAISummarizer } from "./openai-summarizer.js";
@@ -18,8 +20,16 @@ interface Driver {
 
 const turns = sessionTurns(24);
 const DRIVERS: Driver[] = [
-  { name: "anthropic", create: (url, extra = {}) => createAnthropicSummarizer({ apiKey, model: "claude-test", baseURL: url, ...extra }), input: (from, to, previous) => updateInput(turns, from, to, previous) },
-  { name: "openai", create: (url, extra = {}) => createOpenAISummarizer({ apiKey, model: "gpt-test", baseURL: `${url}/v1`, ...extra }), input: (from, to, previous) => updateInput(turns, from, to, previous, OPENAI_TOOLS_JSON) },
+  {
+    name: "anthropic",
+    create: (url, extra = {}) => createAnthropicSummarizer({ apiKey, model: "claude-test", baseURL: url, ...extra }),
+    input: (from, to, previous) => updateInput(turns, from, to, previous),
+  },
+  {
+    name: "openai",
+    create: (url, extra = {}) => createOpenAISummarizer({ apiKey, model: "gpt-test", baseURL: `${url}/v1`, ...extra }),
+    input: (from, to, previous) => updateInput(turns, from, to, previous, OPENAI_TOOLS_JSON),
+  },
 ];
 
 async function rejection(promise: Promise<unknown>): Promise<Error & { code: string }> {
@@ -37,9 +47,42 @@ for (const driver of DRIVERS) {
     let vendor: VendorServer;
     let reply = "";
     before(async () => {
-      vendor = await startVendorServer({ replyText: (request) => (reply === "" ? `# Handover note\nthrough turn:${String(/turn:(\d+) to turn:(\d+)/.exec(request.text)?.[2])}` : reply) });
+      vendor = await startVendorServer({
+        replyText: (request) => (reply === "" ? `# Handover note\nthrough turn:${String(/turn:(\d+) to turn:(\d+)/.exec(request.text)?.[2])}` : reply),
+      });
     });
     after(() => vendor.close());
+
+    it("makes one GenAI client span per note request: system, model, max tokens and usage, never the content", async () => {
+      const exporter = new InMemorySpanExporter();
+      const telemetry = startTelemetry({ serviceName: "summarizer-test", env: {}, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      try {
+        const model = driver.name === "anthropic" ? "claude-test" : "gpt-test";
+        const draft = await driver.create(vendor.url).summarize(driver.input(1, 9));
+        // One span of Loupe's (the vendor's SDK may add its own beneath it).
+        const spans = exporter.getFinishedSpans().filter((each) => each.name.startsWith("chat "));
+        assert.equal(
+          spans.length,
+          1,
+          exporter
+            .getFinishedSpans()
+            .map((each) => each.name)
+            .join(","),
+        );
+        const span = spans[0];
+        assert.equal(span?.name, `chat ${model}`);
+        assert.equal(span.kind, 2, "CLIENT");
+        assert.equal(span.attributes["gen_ai.operation.name"], "chat");
+        assert.equal(span.attributes["gen_ai.system"], driver.name);
+        assert.equal(span.attributes["gen_ai.request.model"], model);
+        assert.ok(Number(span.attributes["gen_ai.request.max_tokens"]) > 0);
+        assert.equal(span.attributes["gen_ai.usage.input_tokens"], draft.inputTokens);
+        assert.ok(Number(span.attributes["gen_ai.usage.output_tokens"]) > 0);
+        assert.ok(!JSON.stringify(span.attributes).includes("Handover"), "no note text on the span");
+      } finally {
+        await telemetry.shutdown();
+      }
+    });
 
     it("sends a request the vendor accepts and returns the trimmed note with usage", async () => {
       const summarizer = driver.create(vendor.url);
@@ -57,7 +100,10 @@ for (const driver of DRIVERS) {
       const first = await summarizer.summarize(driver.input(1, 11));
       const second = await summarizer.summarize(driver.input(12, 19, recordOf(first.text, 11, 1, driver.name)));
       assert.ok((second.cachedInputTokens ?? 0) > 0, "cached tokens reported");
-      assert.ok((second.cachedInputTokens ?? 0) >= (first.inputTokens ?? 0) * 0.5, `most of the first request is reused (${String(second.cachedInputTokens)} of ${String(first.inputTokens)})`);
+      assert.ok(
+        (second.cachedInputTokens ?? 0) >= (first.inputTokens ?? 0) * 0.5,
+        `most of the first request is reused (${String(second.cachedInputTokens)} of ${String(first.inputTokens)})`,
+      );
       assert.ok((second.inputTokens ?? 0) > (second.cachedInputTokens ?? 0));
       assert.ok(vendor.cacheStats().cachedTokens >= (second.cachedInputTokens ?? 0));
     });
@@ -68,7 +114,13 @@ for (const driver of DRIVERS) {
       const inputs: NoteUpdateInput[] = [
         { ...driver.input(5, 10), coveredTurns: [], newTurns: midway.filter((turn) => turn.seq <= 10) },
         { ...driver.input(7, 12), coveredTurns: midway.filter((turn) => turn.seq < 7) },
-        { ...driver.input(1, 3), newTurns: [...turns.slice(0, 3), { seq: 4, role: "user", parts: [{ type: "text", text: "and the docs" }], toolCalls: [], toolResults: [], tokenCount: 3 }] },
+        {
+          ...driver.input(1, 3),
+          newTurns: [
+            ...turns.slice(0, 3),
+            { seq: 4, role: "user", parts: [{ type: "text", text: "and the docs" }], toolCalls: [], toolResults: [], tokenCount: 3 },
+          ],
+        },
         { ...driver.input(1, 4), toolsJson: "" },
       ];
       for (const input of inputs) assert.match((await summarizer.summarize(input)).text, /^# Handover note/);
@@ -142,6 +194,9 @@ for (const driver of DRIVERS) {
 describe("summarizer options", () => {
   it("refuses an empty key or model without naming the key", () => {
     assert.throws(() => createAnthropicSummarizer({ apiKey: "", model: "m" }), /apiKey is empty/);
-    assert.throws(() => createOpenAISummarizer({ apiKey, model: " " }), (error: unknown) => isAppError(error) && error.code === "invalid_argument" && !error.message.includes(apiKey));
+    assert.throws(
+      () => createOpenAISummarizer({ apiKey, model: " " }),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument" && !error.message.includes(apiKey),
+    );
   });
 });

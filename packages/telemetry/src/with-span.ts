@@ -1,4 +1,4 @@
-import { SpanStatusCode, trace } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Span, Tracer } from "@opentelemetry/api";
 
 /** Attribute values Loupe puts on spans and events. */
@@ -18,10 +18,10 @@ export function getTracer(): Tracer {
  * Runs `fn` inside a new active span named `name` with `attributes`, and ends the span when
  * `fn` settles. When `fn` throws, the span records the exception, gets status ERROR with the
  * error's message and an `error.type` attribute (an AppError's code, else the error's name),
- * and the error is rethrown unchanged.
+ * and the error is rethrown unchanged. `kind` is INTERNAL unless given (CLIENT for a call to a store or vendor).
  */
-export function withSpan<T>(name: string, attributes: SpanAttributes, fn: (span: Span) => Promise<T>): Promise<T> {
-  return getTracer().startActiveSpan(name, { attributes }, async (span) => {
+export function withSpan<T>(name: string, attributes: SpanAttributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+  return getTracer().startActiveSpan(name, { attributes, kind }, async (span) => {
     try {
       return await fn(span);
     } catch (error) {

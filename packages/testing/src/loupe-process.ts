@@ -29,10 +29,12 @@ export function startLoupeProcess(args: readonly string[], env: Record<string, s
   const lines: string[] = [];
   const listeners = new Set<(line: string) => void>();
   let exited = false;
-  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => {
-    exited = true;
-    resolve(code);
-  }));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = "";
     stream.setEncoding("utf8");

@@ -45,7 +45,12 @@ export interface RgwInstance {
 export function rgwInstance(directory: string, port: number, storeBytes?: number): RgwInstance {
   const scripts = join(repoRoot(), "scripts/servers");
   // Without a size the scripts' default applies, so a rebuild of the shared instance keeps its full store.
-  const env = { ...process.env, LOUPE_TEST_RGW_DIR: directory, LOUPE_TEST_RGW_PORT: String(port), ...(storeBytes === undefined ? {} : { LOUPE_TEST_RGW_STORE_BYTES: String(storeBytes) }) };
+  const env = {
+    ...process.env,
+    LOUPE_TEST_RGW_DIR: directory,
+    LOUPE_TEST_RGW_PORT: String(port),
+    ...(storeBytes === undefined ? {} : { LOUPE_TEST_RGW_STORE_BYTES: String(storeBytes) }),
+  };
   return {
     endpoint: `http://127.0.0.1:${String(port)}`,
     directory,

@@ -24,6 +24,8 @@ export interface ArchiveHandlerDeps {
   retentionMsFor: (tenant: string) => number;
   /** Clock (ms since the epoch). */
   now: () => number;
+  /** LOUPE_INTERNAL_TOKEN: when set, callers must present it. */
+  internalToken?: string | undefined;
 }
 
 function requireResultId(resultId: string): string {
@@ -38,7 +40,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
   const { store, indexCache } = deps;
   return {
     async put(requests, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       const { record, deduplicated } = await putResult(requests, {
         store,
         tenant,
@@ -50,42 +52,49 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
       return { record: toResultRecord(record), deduplicated };
     },
     async read(request, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
       const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
       const served = await readRange(store, tenant, shaOf(record.revision), index, request, context.signal);
       return { ...served, record: toResultRecord(record) };
     },
     async delete(request, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       const outcome = await deleteResults(store, tenant, deleteTargetFrom(request), context.signal);
       return { resultsDeleted: outcome.resultsDeleted, blobsDeleted: outcome.blobsDeleted };
     },
     async stat(request, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
       return { record: toResultRecord(record) };
     },
     async search(request, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
       const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
       const found = await searchResult(store, tenant, shaOf(record.revision), index, request, { matcher: defaultPatternMatcher(), signal: context.signal });
       return { ...found, record: toResultRecord(record) };
     },
     async appendTurns(request, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       validateSessionId(request.sessionId);
       validateStoredTurns(request.turns);
-      return appendTurns(store, { tenant, sessionId: request.sessionId, turns: request.turns, systemPrompt: request.systemPrompt, toolsJson: request.toolsJson, signal: context.signal });
+      return appendTurns(store, {
+        tenant,
+        sessionId: request.sessionId,
+        turns: request.turns,
+        systemPrompt: request.systemPrompt,
+        toolsJson: request.toolsJson,
+        signal: context.signal,
+      });
     },
     async readTurns(request, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       validateSessionId(request.sessionId);
       return readTurns(store, tenant, request, context.signal);
     },
     async searchTurns(request, context) {
-      const tenant = tenantFromMetadata(context.metadata);
+      const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
       validateSessionId(request.sessionId);
       return searchTurns(store, tenant, request, context.signal);
     },

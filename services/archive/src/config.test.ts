@@ -15,18 +15,27 @@ describe("archive loadConfig()", () => {
   it("reads the sweep interval, 0 turning the sweeper off", () => {
     assert.equal(loadConfig({ LOUPE_SWEEP_INTERVAL_MS: "0" }).sweepIntervalMs, 0);
     assert.equal(loadConfig({ LOUPE_SWEEP_INTERVAL_MS: "60000" }).sweepIntervalMs, 60_000);
-    assert.throws(() => loadConfig({ LOUPE_SWEEP_INTERVAL_MS: "-1" }), (error: unknown) => isAppError(error) && error.message.includes("LOUPE_SWEEP_INTERVAL_MS"));
+    assert.throws(
+      () => loadConfig({ LOUPE_SWEEP_INTERVAL_MS: "-1" }),
+      (error: unknown) => isAppError(error) && error.message.includes("LOUPE_SWEEP_INTERVAL_MS"),
+    );
   });
 
   it("reads the S3 settings", () => {
-    const config = loadConfig({ LOUPE_ARCHIVE_BACKEND: "s3", LOUPE_S3_ENDPOINT: "http://127.0.0.1:7480", LOUPE_S3_BUCKET: "b", LOUPE_S3_FORCE_PATH_STYLE: "false" });
+    const config = loadConfig({
+      LOUPE_ARCHIVE_BACKEND: "s3",
+      LOUPE_S3_ENDPOINT: "http://127.0.0.1:7480",
+      LOUPE_S3_BUCKET: "b",
+      LOUPE_S3_FORCE_PATH_STYLE: "false",
+    });
     assert.deepEqual(config.s3, { endpoint: "http://127.0.0.1:7480", bucket: "b", region: "us-east-1", forcePathStyle: false, requestTimeoutMs: 60_000 });
   });
 
   it("reports every bad variable at once", () => {
     assert.throws(
       () => loadConfig({ LOUPE_ARCHIVE_BACKEND: "tape", LOUPE_RETENTION_DAYS: "0", LOUPE_GRPC_PORT: "x" }),
-      (error: unknown) => isAppError(error) && ["LOUPE_ARCHIVE_BACKEND", "LOUPE_RETENTION_DAYS", "LOUPE_GRPC_PORT"].every((name) => error.message.includes(name)),
+      (error: unknown) =>
+        isAppError(error) && ["LOUPE_ARCHIVE_BACKEND", "LOUPE_RETENTION_DAYS", "LOUPE_GRPC_PORT"].every((name) => error.message.includes(name)),
     );
   });
 });

@@ -6,6 +6,8 @@ export type ArchiveBackend = "fs" | "s3";
 
 /** The archive service's configuration. */
 export interface ArchiveConfig {
+  /** LOUPE_INTERNAL_TOKEN: proves calls between Loupe's services (the archive refuses callers without it when set). */
+  internalToken: string | undefined;
   grpcHost: string;
   grpcPort: number;
   httpHost: string;
@@ -73,6 +75,7 @@ export function loadConfig(env: Env = process.env): ArchiveConfig {
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS, problems, { min: 1, max: 3650 }),
     retentionDaysByTenant: readRetentionByTenant(env, problems),
     sweepIntervalMs: readInt(env, "LOUPE_SWEEP_INTERVAL_MS", DEFAULT_SWEEP_INTERVAL_MS, problems, { min: 0, max: 7 * 24 * 3_600_000 }),
+    internalToken: readOptionalString(env, "LOUPE_INTERNAL_TOKEN"),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
   if (config.backend === "s3" && config.s3.endpoint === undefined && env["AWS_REGION"] === undefined && env["LOUPE_S3_REGION"] === undefined) {

@@ -115,7 +115,10 @@ describe("deleteTargetFrom()", () => {
 
   for (const target of [undefined, { case: "resultId" as const, value: "" }, { case: "tenant" as const, value: false }]) {
     it(`refuses ${JSON.stringify(target)}`, () => {
-      assert.throws(() => deleteTargetFrom(create(DeleteRequestSchema, target ? { target } : {})), (error) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => deleteTargetFrom(create(DeleteRequestSchema, target ? { target } : {})),
+        (error) => isAppError(error) && error.code === "invalid_argument",
+      );
     });
   }
 });

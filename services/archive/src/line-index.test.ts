@@ -49,7 +49,11 @@ describe("line index", () => {
   it("counts newlines and the unterminated last line", () => {
     const index = build(new TextEncoder().encode("a\nb\nc"), [], { everyLines: 1, everyBytes: 100 });
     assert.equal(index.lineCount, 3);
-    assert.deepEqual(index.checkpoints, [[1, 0], [2, 2], [3, 4]]);
+    assert.deepEqual(index.checkpoints, [
+      [1, 0],
+      [2, 2],
+      [3, 4],
+    ]);
     assert.equal(countNewlines(new TextEncoder().encode("a\nb\n")), 2);
     assert.equal(build(new Uint8Array(), [], { everyLines: 1, everyBytes: 1 }).lineCount, 0);
   });

@@ -50,35 +50,17 @@ export const MAX_MATCHES_PER_JOB = 1000;
  */
 export const DEFAULT_MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
-// Shared Int32 layout: [0] line being matched (then lines scanned), [1] matches so far, then (line, index) pairs.
-// The main thread reads it after terminating a worker at the deadline, so no message is needed to learn progress.
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-const decoder = new TextDecoder();
-let key = "";
-let regex = null;
-parentPort.on("message", (job) => {
-  const state = new Int32Array(job.shared);
-  if (key !== job.flags + "/" + job.source) { regex = new RegExp(job.source, job.flags); key = job.flags + "/" + job.source; }
-  const lines = decoder.decode(job.bytes).split("\\n");
-  let count = 0;
-  let line = job.startAt;
-  for (; line < job.lineCount && count < job.limit; line++) {
-    Atomics.store(state, 0, line);
-    let text = lines[line];
-    if (text.endsWith("\\r")) text = text.slice(0, -1);
-    const index = text.search(regex);
-    if (index !== -1) {
-      state[2 + 2 * count] = line;
-      state[3 + 2 * count] = index;
-      count++;
-      Atomics.store(state, 1, count);
-    }
-  }
-  Atomics.store(state, 0, line);
-  parentPort.postMessage(line);
-});
-`;
+// The worker module (pattern-match-worker.ts): compiled, the .js beside this file; run from TypeScript
+// sources (tests, `--import tsx`), the .ts file, which the worker first registers tsx for (a loader
+// given to this process does not reach its workers).
+const FROM_SOURCE = import.meta.url.endsWith(".ts");
+
+function newWorker(): Worker {
+  if (!FROM_SOURCE) return new Worker(new URL("./pattern-match-worker.js", import.meta.url), { execArgv: [] });
+  const module = new URL("./pattern-match-worker.ts", import.meta.url).href;
+  const boot = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); });`;
+  return new Worker(boot, { eval: true, execArgv: [] });
+}
 
 interface Slot {
   worker: Worker;
@@ -86,8 +68,7 @@ interface Slot {
 }
 
 function createSlot(): Slot {
-  // execArgv: [] keeps loaders such as tsx out of the worker: its source is plain JavaScript.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
+  const worker = newWorker();
   worker.unref();
   return { worker, state: new Int32Array(new SharedArrayBuffer(4 * (2 + 2 * MAX_MATCHES_PER_JOB))) };
 }
@@ -161,11 +142,22 @@ export function createPatternMatcher(options: { maxWorkers?: number } = {}): Pat
         const onMessage = (scanned: number): void => finish(true, () => resolve(readOutcome(slot.state, scanned, scanned < job.lineCount ? "limit" : "end")));
         const onError = (error: unknown): void => finish(false, () => reject(new AppError("internal", "pattern matcher failed", { cause: error })));
         const onAbort = (): void => finish(false, () => reject(new AppError("cancelled", "search cancelled")));
-        const timer = setTimeout(() => finish(false, () => resolve(readOutcome(slot.state, Atomics.load(slot.state, 0), "deadline"))), Math.max(0, job.deadlineAt - performance.now()));
+        const timer = setTimeout(
+          () => finish(false, () => resolve(readOutcome(slot.state, Atomics.load(slot.state, 0), "deadline"))),
+          Math.max(0, job.deadlineAt - performance.now()),
+        );
         slot.worker.on("message", onMessage).on("error", onError).on("exit", onError);
         if (job.signal?.aborted) return onAbort();
         job.signal?.addEventListener("abort", onAbort);
-        slot.worker.postMessage({ bytes: job.bytes, lineCount: job.lineCount, startAt: job.startAt, limit, source: job.pattern.source, flags: job.pattern.flags, shared: slot.state.buffer });
+        slot.worker.postMessage({
+          bytes: job.bytes,
+          lineCount: job.lineCount,
+          startAt: job.startAt,
+          limit,
+          source: job.pattern.source,
+          flags: job.pattern.flags,
+          shared: slot.state.buffer,
+        });
       });
     },
     async close() {

@@ -15,7 +15,13 @@ const encoder = new TextEncoder();
 
 async function* putStream(header: Partial<{ resultId: string; revision: string; path: string; readScope: string }>, text: string): AsyncIterable<PutRequest> {
   const bytes = encoder.encode(text);
-  const value = create(PutHeaderSchema, { resultId: "r_put0000000000000000", sessionId: "s", revision: revisionOf(bytes), sizeBytes: BigInt(bytes.byteLength), ...header });
+  const value = create(PutHeaderSchema, {
+    resultId: "r_put0000000000000000",
+    sessionId: "s",
+    revision: revisionOf(bytes),
+    sizeBytes: BigInt(bytes.byteLength),
+    ...header,
+  });
   yield { message: { case: "header", value } } as PutRequest;
   yield { message: { case: "chunk", value: bytes } } as PutRequest;
 }
@@ -23,7 +29,8 @@ async function* putStream(header: Partial<{ resultId: string; revision: string; 
 describe("putResult()", () => {
   let dir: string;
   let store: ArchiveStore;
-  const put = (header: Parameters<typeof putStream>[0], text: string) => putResult(putStream(header, text), { store, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+  const put = (header: Parameters<typeof putStream>[0], text: string) =>
+    putResult(putStream(header, text), { store, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "loupe-put-"));
@@ -46,7 +53,10 @@ describe("putResult()", () => {
     const invalid = (error: unknown) => isAppError(error) && error.code === "invalid_argument";
     await assert.rejects(put({ resultId: "nope" }, "x\n"), invalid);
     await assert.rejects(put({ revision: "sha256:beef" }, "x\n"), invalid);
-    await assert.rejects(put({ resultId: "r_longscope00000000000", readScope: "x".repeat(MAX_READ_SCOPE_CHARS + 1) }, "x\n"), (error: unknown) => invalid(error) && String(error).includes("read_scope too long"));
+    await assert.rejects(
+      put({ resultId: "r_longscope00000000000", readScope: "x".repeat(MAX_READ_SCOPE_CHARS + 1) }, "x\n"),
+      (error: unknown) => invalid(error) && String(error).includes("read_scope too long"),
+    );
     await assert.rejects(loadRecord(store, "t", "r_longscope00000000000", NOW_MS), (error: unknown) => isAppError(error) && error.code === "not_found");
   });
 });

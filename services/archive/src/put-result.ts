@@ -18,6 +18,8 @@ export interface PutContext {
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
 const REVISION_PATTERN = /^sha256:([0-9a-f]{64})$/;
+// RFC 6838 type/subtype (parameters left out), within 127 characters.
+const MIME_TYPE_PATTERN = /^(?=.{3,127}$)[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 /** Longest read scope kept with a record, in characters (a command line or a read's arguments). */
 export const MAX_READ_SCOPE_CHARS = 4096;
 
@@ -31,7 +33,12 @@ async function readHeader(iterator: AsyncIterator<PutRequest>): Promise<PutHeade
   if (!REVISION_PATTERN.test(header.revision)) throw new AppError("invalid_argument", `malformed revision [revision=${header.revision.slice(0, 80)}]`);
   // A decoded header always has one; a header built in the process may leave it out.
   const readScope: string | undefined = header.readScope;
-  if ((readScope ?? "").length > MAX_READ_SCOPE_CHARS) throw new AppError("invalid_argument", `read_scope too long [max_chars=${String(MAX_READ_SCOPE_CHARS)}]`);
+  if ((readScope ?? "").length > MAX_READ_SCOPE_CHARS)
+    throw new AppError("invalid_argument", `read_scope too long [max_chars=${String(MAX_READ_SCOPE_CHARS)}]`);
+  const mimeType: string | undefined = header.mimeType;
+  if (mimeType !== undefined && mimeType !== "" && !MIME_TYPE_PATTERN.test(mimeType)) {
+    throw new AppError("invalid_argument", `malformed mime_type (type/subtype, at most 127 characters) [mime_type=${mimeType.slice(0, 80)}]`);
+  }
   return header;
 }
 
@@ -40,14 +47,20 @@ async function readHeader(iterator: AsyncIterator<PutRequest>): Promise<PutHeade
  * line index and hash updated; at the end the hash must equal the declared
  * revision, else the iteration throws (and the store discards the upload).
  */
-async function* verifiedChunks(iterator: AsyncIterator<PutRequest>, header: PutHeader, maxResultBytes: number, index: ReturnType<typeof createLineIndexBuilder>): AsyncIterable<Uint8Array> {
+async function* verifiedChunks(
+  iterator: AsyncIterator<PutRequest>,
+  header: PutHeader,
+  maxResultBytes: number,
+  index: ReturnType<typeof createLineIndexBuilder>,
+): AsyncIterable<Uint8Array> {
   const hasher = createRevisionHasher();
   let size = 0;
   for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
     if (next.value.message.case !== "chunk") throw new AppError("invalid_argument", "put sends one header, then only chunks");
     const chunk = next.value.message.value;
     size += chunk.byteLength;
-    if (size > maxResultBytes) throw new AppError("resource_exhausted", `result larger than LOUPE_MAX_RESULT_BYTES [limit=${String(maxResultBytes)}]`);
+    if (size > maxResultBytes)
+      throw new AppError("resource_exhausted", `result larger than LOUPE_MAX_RESULT_BYTES [limit=${String(maxResultBytes)}]`, { reason: "too_large" });
     hasher.update(chunk);
     index.update(chunk);
     yield chunk;
@@ -101,9 +114,13 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     expiresAtMs,
     ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
     ...(header.readScope ? { readScope: header.readScope } : {}),
+    ...(header.mimeType ? { mimeType: header.mimeType } : {}),
   };
   if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
-    throw new AppError("invalid_argument", `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`);
+    throw new AppError(
+      "invalid_argument",
+      `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`,
+    );
   }
   const saved = await saveRecord(store, tenant, record, signal);
   if (deduplicated && !(await store.exists(blobKey(tenant, sha), options))) {

@@ -99,8 +99,19 @@ describe("readRange()", () => {
   });
 
   it("refuses bad ranges with invalid_argument", async () => {
-    for (const fields of [{ startLine: 0 }, { startLine: 5, endLine: 4 }, { startLine: lines.length + 1 }, { startByte: bytes.byteLength + 1 }, { startByte: 9, endByte: 3 }, { startLine: 1, startByte: 0 }]) {
-      await assert.rejects(read({ resultId: "r", ...fields }), (error: unknown) => isAppError(error) && error.code === "invalid_argument", JSON.stringify(fields));
+    for (const fields of [
+      { startLine: 0 },
+      { startLine: 5, endLine: 4 },
+      { startLine: lines.length + 1 },
+      { startByte: bytes.byteLength + 1 },
+      { startByte: 9, endByte: 3 },
+      { startLine: 1, startByte: 0 },
+    ]) {
+      await assert.rejects(
+        read({ resultId: "r", ...fields }),
+        (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+        JSON.stringify(fields),
+      );
     }
   });
 });

@@ -36,7 +36,8 @@ async function readLines(blob: Blob, request: ReadRequest, maxBytes: number): Pr
   const first = request.startLine ?? 1;
   const last = Math.min(request.endLine ?? lineCount, lineCount);
   if (first < 1) throw new AppError("invalid_argument", `start_line must be at least 1 [start_line=${String(first)}]`);
-  if (request.endLine !== undefined && request.endLine < first) throw new AppError("invalid_argument", `end_line before start_line [start_line=${String(first)}, end_line=${String(request.endLine)}]`);
+  if (request.endLine !== undefined && request.endLine < first)
+    throw new AppError("invalid_argument", `end_line before start_line [start_line=${String(first)}, end_line=${String(request.endLine)}]`);
   if (first > lineCount) throw new AppError("invalid_argument", `start_line beyond the last line [start_line=${String(first)}, lines=${String(lineCount)}]`);
   const startByte = await lineStart(blob, first);
   const window = await readBlob(blob, startByte, Math.min(sizeBytes, startByte + maxBytes));
@@ -62,7 +63,8 @@ async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Pr
   const requestedStart = request.startByte ?? 0;
   const requestedEnd = Math.min(request.endByte ?? size, size);
   if (requestedStart > size) throw new AppError("invalid_argument", `start_byte beyond the end [start_byte=${String(requestedStart)}, size=${String(size)}]`);
-  if (request.endByte !== undefined && request.endByte < requestedStart) throw new AppError("invalid_argument", `end_byte before start_byte [start_byte=${String(requestedStart)}, end_byte=${String(request.endByte)}]`);
+  if (request.endByte !== undefined && request.endByte < requestedStart)
+    throw new AppError("invalid_argument", `end_byte before start_byte [start_byte=${String(requestedStart)}, end_byte=${String(request.endByte)}]`);
   // One read covers the answer plus a few bytes either side, so both ends snap to character starts locally.
   const windowStart = Math.max(0, requestedStart - (MAX_CHAR_BYTES - 1));
   const windowEnd = Math.min(size, Math.min(requestedEnd, requestedStart + maxBytes) + MAX_CHAR_BYTES);
@@ -80,7 +82,15 @@ async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Pr
   const data = window.subarray(startByte - windowStart, endByte - windowStart);
   const startLine = request.withStartLine ? await startLineOf(blob, startByte) : undefined;
   const endLine = startLine === undefined ? 0 : startLine + countNewlines(data.subarray(0, Math.max(0, data.byteLength - 1)));
-  return { data, startLine: startLine ?? 0, endLine, startByte, endByte, rangeEndByte: Math.max(rangeEndByte, endByte), startLineKnown: startLine !== undefined };
+  return {
+    data,
+    startLine: startLine ?? 0,
+    endLine,
+    startByte,
+    endByte,
+    rangeEndByte: Math.max(rangeEndByte, endByte),
+    startLineKnown: startLine !== undefined,
+  };
 }
 
 /**
@@ -90,7 +100,14 @@ async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Pr
  * one block read and one window read; a byte read one window read.
  * @throws AppError `invalid_argument` for a malformed range
  */
-export async function readRange(store: ArchiveStore, tenant: string, sha: string, index: LineIndex, request: ReadRequest, signal?: AbortSignal): Promise<ServedRange> {
+export async function readRange(
+  store: ArchiveStore,
+  tenant: string,
+  sha: string,
+  index: LineIndex,
+  request: ReadRequest,
+  signal?: AbortSignal,
+): Promise<ServedRange> {
   const blob: Blob = { store, key: blobKey(tenant, sha), index, signal };
   const maxBytes = Math.min(request.maxBytes === 0 ? DEFAULT_MAX_READ_BYTES : request.maxBytes, DEFAULT_MAX_READ_BYTES);
   const byLines = request.startLine !== undefined || request.endLine !== undefined;

@@ -20,6 +20,8 @@ export interface StoredRecord {
   structuredStartByte?: number;
   /** Which part of the file a file read covered, when not all of it (absent in records stored before scopes were kept). */
   readScope?: string;
+  /** Set for a medium saved as a result of its own: its media type. */
+  mimeType?: string;
 }
 
 /** The proto form of a stored record. */
@@ -54,7 +56,11 @@ export async function loadRecord(store: ArchiveStore, tenant: string, resultId: 
 /** Saves a record unless one exists under its id; returns the stored one. */
 export async function saveRecord(store: ArchiveStore, tenant: string, record: StoredRecord, signal?: AbortSignal): Promise<StoredRecord> {
   const key = recordKey(tenant, record.resultId);
-  const outcome = await store.put(key, new TextEncoder().encode(JSON.stringify(record)), { ifAbsent: true, contentType: "application/json", ...(signal ? { signal } : {}) });
+  const outcome = await store.put(key, new TextEncoder().encode(JSON.stringify(record)), {
+    ifAbsent: true,
+    contentType: "application/json",
+    ...(signal ? { signal } : {}),
+  });
   if (outcome === "created") return record;
   const existing = JSON.parse(new TextDecoder().decode(await store.get(key))) as StoredRecord;
   if (existing.revision !== record.revision) {

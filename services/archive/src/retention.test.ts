@@ -34,7 +34,10 @@ describe("retention", () => {
       const stat = await handlers.stat(create(StatRequestSchema, { resultId: "r_shortAAAAAAAAAAAAAAAAAA" }), context("short"));
       assert.equal(Number(stat.record?.expiresAtMs), now + DAY_MS);
       now += 2 * DAY_MS;
-      await assert.rejects(handlers.read(create(ReadRequestSchema, { resultId: "r_shortAAAAAAAAAAAAAAAAAA", startLine: 1 }), context("short")), (error: unknown) => isAppError(error) && error.code === "not_found" && /expired/.test(error.message));
+      await assert.rejects(
+        handlers.read(create(ReadRequestSchema, { resultId: "r_shortAAAAAAAAAAAAAAAAAA", startLine: 1 }), context("short")),
+        (error: unknown) => isAppError(error) && error.code === "not_found" && /expired/.test(error.message),
+      );
       const kept = await handlers.read(create(ReadRequestSchema, { resultId: "r_longAAAAAAAAAAAAAAAAAA", startLine: 1 }), context("long"));
       assert.equal(new TextDecoder().decode(kept.data), "line one\nline two\n");
     } finally {

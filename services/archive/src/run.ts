@@ -1,7 +1,7 @@
 import { createLogger, onShutdownSignal } from "@loupe/runtime";
 import { startTelemetry } from "@loupe/telemetry";
 import { loadConfig } from "./config.js";
-import { startArchive } from "./start.js";
+import { createArchiveStore, startArchive } from "./start.js";
 
 /**
  * Runs the archive as its own process: config from `env`, telemetry, the
@@ -10,8 +10,8 @@ import { startArchive } from "./start.js";
 export async function runArchiveProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger({ service: "archive", level: config.logLevel });
-  const telemetry = startTelemetry({ serviceName: "loupe-archive", exporter: env["OTEL_EXPORTER_OTLP_ENDPOINT"] ? "otlp" : "none" });
-  const archive = await startArchive(config, { logger });
+  const telemetry = startTelemetry({ serviceName: "loupe-archive", env });
+  const archive = await startArchive(config, { logger, store: await createArchiveStore(config), metricsText: () => telemetry.metricsText() });
   onShutdownSignal(async (signal) => {
     logger.info("shutting down", { signal });
     await archive.stop();

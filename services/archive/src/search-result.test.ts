@@ -37,14 +37,20 @@ describe("searchResult()", () => {
     return { sha, index: builder.finish(), lines: text.split("\n").slice(0, builder.finish().lineCount) };
   }
   const search = (saved: Saved, fields: Parameters<typeof create<typeof SearchRequestSchema>>[1], deadlineMs?: number) =>
-    searchResult(store, "local", saved.sha, saved.index, create(SearchRequestSchema, { resultId: "r", ...fields }), { matcher, ...(deadlineMs === undefined ? {} : { deadlineMs }) });
+    searchResult(store, "local", saved.sha, saved.index, create(SearchRequestSchema, { resultId: "r", ...fields }), {
+      matcher,
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    });
 
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), "loupe-search-"));
     store = createFileArchiveStore({ directory });
     matcher = createPatternMatcher();
     // ~6 MB: several windows; every 997th line is an error, some lines carry é and CRLF.
-    const lines = Array.from({ length: 120_000 }, (_, index) => `${String(index + 1)} ${index % 997 === 0 ? "ERROR failed" : "ok é"} ${"x".repeat(index % 40)}${index % 5 === 0 ? "\r" : ""}`);
+    const lines = Array.from(
+      { length: 120_000 },
+      (_, index) => `${String(index + 1)} ${index % 997 === 0 ? "ERROR failed" : "ok é"} ${"x".repeat(index % 40)}${index % 5 === 0 ? "\r" : ""}`,
+    );
     log = await save("a".repeat(64), lines.join("\n") + "\n");
     const evil = Array.from({ length: 400 }, (_, index) => (index === 300 ? `${"a".repeat(40)}!` : `line ${String(index + 1)} aaa`));
     hostile = await save("b".repeat(64), evil.join("\n"));
@@ -59,7 +65,10 @@ describe("searchResult()", () => {
     const found = await search(log, { pattern: "ERROR", contextLines: 2, maxMatches: 1000 });
     assert.equal(found.nextLine, 0);
     assert.equal(found.matchCount, oracle.length);
-    assert.deepEqual(found.matches.map(({ line, text }) => ({ line, text })), oracle);
+    assert.deepEqual(
+      found.matches.map(({ line, text }) => ({ line, text })),
+      oracle,
+    );
     for (const match of found.matches) {
       const strip = (line: string | undefined) => (line ?? "").replace(/\r$/, "");
       assert.deepEqual(match.before, log.lines.slice(Math.max(0, match.line - 3), match.line - 1).map(strip));
@@ -90,7 +99,10 @@ describe("searchResult()", () => {
   });
 
   it("refuses a malformed, empty or too long pattern with INVALID_ARGUMENT and a one-line message", async () => {
-    await assert.rejects(search(log, { pattern: "(unclosed" }), (error: unknown) => isCode("invalid_argument")(error) && /invalid pattern \[error=Unterminated group\]/.test((error as Error).message));
+    await assert.rejects(
+      search(log, { pattern: "(unclosed" }),
+      (error: unknown) => isCode("invalid_argument")(error) && /invalid pattern \[error=Unterminated group\]/.test((error as Error).message),
+    );
     await assert.rejects(search(log, { pattern: "" }), isCode("invalid_argument"));
     await assert.rejects(search(log, { pattern: "a".repeat(1001) }), isCode("invalid_argument"));
     await assert.rejects(search(log, { pattern: "a", contextLines: 51 }), isCode("invalid_argument"));
@@ -102,10 +114,19 @@ describe("searchResult()", () => {
     const elapsed = performance.now() - started;
     assert.ok(elapsed < 1500, `stopped within the deadline + 0.5 s (took ${elapsed.toFixed(0)} ms)`);
     assert.equal(found.nextLine, 301, "the stuck line is where the search continues");
-    assert.deepEqual(found.matches.map((match) => match.line), [20, 21, 22, 23, 24, 25, 26, 27, 28, 29]);
-    await assert.rejects(search(hostile, { pattern: "^(a+)+$", fromLine: 301 }, 500), (error: unknown) => isCode("deadline_exceeded")(error) && /line=301/.test((error as Error).message));
+    assert.deepEqual(
+      found.matches.map((match) => match.line),
+      [20, 21, 22, 23, 24, 25, 26, 27, 28, 29],
+    );
+    await assert.rejects(
+      search(hostile, { pattern: "^(a+)+$", fromLine: 301 }, 500),
+      (error: unknown) => isCode("deadline_exceeded")(error) && /line=301/.test((error as Error).message),
+    );
     const rest = await search(hostile, { pattern: "^(a+)+$|line 39\\d aaa", fromLine: 302 }, 1000);
-    assert.deepEqual(rest.matches.map((match) => match.line), [390, 391, 392, 393, 394, 395, 396, 397, 398, 399]);
+    assert.deepEqual(
+      rest.matches.map((match) => match.line),
+      [390, 391, 392, 393, 394, 395, 396, 397, 398, 399],
+    );
   });
 
   it("keeps the event loop free: reads answer quickly while hostile searches run", async () => {
@@ -115,7 +136,13 @@ describe("searchResult()", () => {
     const latencies: number[] = [];
     for (let reads = 0; reads < 20; reads++) {
       const started = performance.now();
-      const served = await readRange(store, "local", log.sha, log.index, create(ReadRequestSchema, { resultId: "r", startLine: 1000 + reads * 50, endLine: 1010 + reads * 50 }));
+      const served = await readRange(
+        store,
+        "local",
+        log.sha,
+        log.index,
+        create(ReadRequestSchema, { resultId: "r", startLine: 1000 + reads * 50, endLine: 1010 + reads * 50 }),
+      );
       latencies.push(performance.now() - started);
       assert.equal(served.startLine, 1000 + reads * 50);
       await new Promise((resolve) => setTimeout(resolve, 25));

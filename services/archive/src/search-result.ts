@@ -54,7 +54,8 @@ export interface SearchOptions {
  */
 export function compilePattern(pattern: string): CompiledPattern {
   if (pattern === "") throw new AppError("invalid_argument", "pattern is required");
-  if (pattern.length > MAX_PATTERN_LENGTH) throw new AppError("invalid_argument", `pattern too long [length=${String(pattern.length)}, max=${String(MAX_PATTERN_LENGTH)}]`);
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    throw new AppError("invalid_argument", `pattern too long [length=${String(pattern.length)}, max=${String(MAX_PATTERN_LENGTH)}]`);
   const insensitive = pattern.startsWith("(?i)");
   const compiled = { source: insensitive ? pattern.slice(4) : pattern, flags: insensitive ? "i" : "" };
   try {
@@ -80,10 +81,11 @@ async function readWindow(blob: Blob, start: number): Promise<Window> {
     const bytes = await readBlob(blob, start, Math.min(size, start + length));
     const end = start + bytes.byteLength;
     const cut = end === size ? bytes.byteLength : bytes.lastIndexOf(NEWLINE) + 1;
-    if (cut > 0) return { bytes: bytes.subarray(0, cut), lineCount: countNewlines(bytes.subarray(0, cut)) + (bytes[cut - 1] === NEWLINE ? 0 : 1), nextByte: start + cut };
+    if (cut > 0)
+      return { bytes: bytes.subarray(0, cut), lineCount: countNewlines(bytes.subarray(0, cut)) + (bytes[cut - 1] === NEWLINE ? 0 : 1), nextByte: start + cut };
     if (length >= MAX_LINE_BYTES) {
       let next = end;
-      for (let newline = -1; newline === -1 && next < size; ) {
+      for (let newline = -1; newline === -1 && next < size;) {
         const chunk = await readBlob(blob, next, Math.min(size, next + WINDOW_BYTES));
         newline = chunk.indexOf(NEWLINE);
         next = newline === -1 ? next + chunk.byteLength : next + newline + 1;
@@ -112,10 +114,12 @@ function cut(text: string, around = 0): string {
 
 function parseRequest(request: SearchRequest, lineCount: number): { pattern: CompiledPattern; context: number; maxMatches: number; fromLine: number } {
   const pattern = compilePattern(request.pattern);
-  if (request.contextLines > MAX_CONTEXT_LINES) throw new AppError("invalid_argument", `context_lines above the maximum [context_lines=${String(request.contextLines)}, max=${String(MAX_CONTEXT_LINES)}]`);
+  if (request.contextLines > MAX_CONTEXT_LINES)
+    throw new AppError("invalid_argument", `context_lines above the maximum [context_lines=${String(request.contextLines)}, max=${String(MAX_CONTEXT_LINES)}]`);
   const maxMatches = Math.min(request.maxMatches === 0 ? DEFAULT_MAX_MATCHES : request.maxMatches, MAX_MATCHES);
   const fromLine = Math.max(1, request.fromLine);
-  if (fromLine > lineCount + 1) throw new AppError("invalid_argument", `from_line beyond the last line [from_line=${String(fromLine)}, lines=${String(lineCount)}]`);
+  if (fromLine > lineCount + 1)
+    throw new AppError("invalid_argument", `from_line beyond the last line [from_line=${String(fromLine)}, lines=${String(lineCount)}]`);
   return { pattern, context: request.contextLines, maxMatches, fromLine };
 }
 
@@ -175,7 +179,14 @@ function rememberTail(scan: Scan, window: Window, lineAt: (line: number) => stri
  * @throws AppError `invalid_argument` (pattern, context_lines, from_line), `deadline_exceeded` (one line took
  * the whole deadline: the message names it), `cancelled`
  */
-export async function searchResult(store: ArchiveStore, tenant: string, sha: string, index: LineIndex, request: SearchRequest, options: SearchOptions): Promise<SearchOutcome> {
+export async function searchResult(
+  store: ArchiveStore,
+  tenant: string,
+  sha: string,
+  index: LineIndex,
+  request: SearchRequest,
+  options: SearchOptions,
+): Promise<SearchOutcome> {
   const { pattern, context, maxMatches, fromLine } = parseRequest(request, index.lineCount);
   const deadlineMs = options.deadlineMs ?? DEFAULT_SEARCH_DEADLINE_MS;
   const deadlineAt = performance.now() + deadlineMs;
@@ -191,12 +202,24 @@ export async function searchResult(store: ArchiveStore, tenant: string, sha: str
     fillPending(scan, window, lineAt);
     if (nextLine === 0) {
       const limit = maxMatches - scan.found.length;
-      const outcome = await options.matcher.match({ bytes: window.bytes, lineCount: window.lineCount, startAt: Math.max(0, fromLine - windowLine), limit, pattern, deadlineAt, ...(options.signal ? { signal: options.signal } : {}) });
+      const outcome = await options.matcher.match({
+        bytes: window.bytes,
+        lineCount: window.lineCount,
+        startAt: Math.max(0, fromLine - windowLine),
+        limit,
+        pattern,
+        deadlineAt,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       const roomLeft = collect(scan, window, windowLine, lineAt, outcome.matches);
       const last = scan.found[scan.found.length - 1];
       if (outcome.stoppedBy === "deadline") {
         nextLine = windowLine + outcome.scannedLines > index.lineCount ? -1 : windowLine + outcome.scannedLines;
-        if (nextLine !== -1 && nextLine <= fromLine) throw new AppError("deadline_exceeded", `pattern took longer than the deadline on one line; search from the next line or simplify it [line=${String(fromLine)}, deadline_ms=${String(deadlineMs)}]`);
+        if (nextLine !== -1 && nextLine <= fromLine)
+          throw new AppError(
+            "deadline_exceeded",
+            `pattern took longer than the deadline on one line; search from the next line or simplify it [line=${String(fromLine)}, deadline_ms=${String(deadlineMs)}]`,
+          );
       } else if (last && (!roomLeft || scan.found.length >= maxMatches)) {
         nextLine = last.line < index.lineCount ? last.line + 1 : -1;
       } else if (performance.now() >= deadlineAt && window.nextByte < index.sizeBytes && windowLine + window.lineCount > fromLine) {

@@ -1,9 +1,10 @@
 import { createFileArchiveStore, createS3ArchiveStore, type ArchiveStore } from "@loupe/archive-store";
 import { createHealthReporter, registerService, startGrpcServer } from "@loupe/grpc";
 import { ArchiveService } from "@loupe/proto";
-import { startHttpServer, type Logger } from "@loupe/runtime";
+import { logCallError, startHttpServer, type Logger } from "@loupe/runtime";
 import { join } from "node:path";
 import { createArchiveHandlers } from "./archive-handlers.js";
+import { withArchiveSpans } from "./archive-spans.js";
 import type { ArchiveConfig } from "./config.js";
 import { createLineIndexCache } from "./line-index-cache.js";
 import { startSweeper } from "./sweep-expired.js";
@@ -21,15 +22,18 @@ export interface ArchiveHandle {
   stop(): Promise<void>;
 }
 
-/** Dependencies the composition root may supply (otherwise built from config). */
+/** What the composition root supplies (`run.ts` for `loupe archive`, `services/loupe` for embedded mode). */
 export interface ArchiveDeps {
   logger: Logger;
-  store?: ArchiveStore;
+  /** The blob store (see {@link createArchiveStore}). */
+  store: ArchiveStore;
   now?: () => number;
   /** Serve GET /healthz on its own port (default true; embedded mode relies on the gateway's). */
   httpEndpoint?: boolean;
   /** Bind this gRPC address instead of host:port (embedded mode: a unix socket under the data dir). */
   grpcAddress?: string;
+  /** This process's metrics for GET /metrics (the composition root's telemetry). */
+  metricsText?: () => Promise<string>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -54,22 +58,25 @@ export async function createArchiveStore(config: ArchiveConfig): Promise<Archive
 
 /** Starts the ArchiveService (gRPC, with Health) and GET /healthz. */
 export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Promise<ArchiveHandle> {
-  const store = deps.store ?? (await createArchiveStore(config));
+  const { store } = deps;
   const health = createHealthReporter([ArchiveService.typeName]);
-  const handlers = createArchiveHandlers({
-    store,
-    indexCache: createLineIndexCache(),
-    maxResultBytes: config.maxResultBytes,
-    retentionMsFor: (tenant) => (config.retentionDaysByTenant[tenant] ?? config.retentionDays) * DAY_MS,
-    now: deps.now ?? Date.now,
-  });
+  const handlers = withArchiveSpans(
+    createArchiveHandlers({
+      store,
+      indexCache: createLineIndexCache(),
+      maxResultBytes: config.maxResultBytes,
+      retentionMsFor: (tenant) => (config.retentionDaysByTenant[tenant] ?? config.retentionDays) * DAY_MS,
+      now: deps.now ?? Date.now,
+      internalToken: config.internalToken,
+    }),
+  );
   const grpc = await startGrpcServer({
     host: config.grpcHost,
     port: config.grpcPort,
     ...(deps.grpcAddress === undefined ? {} : { address: deps.grpcAddress }),
     maxResultBytes: config.maxResultBytes,
     services: [health.registration, registerService(ArchiveService, handlers)],
-    onError: (error, method) => deps.logger.error("archive call failed", { method, error }),
+    onError: (error, method) => logCallError(deps.logger, "archive call failed", error, { method }),
   });
   // Expiry is enforced by this sweeper, not by an S3 lifecycle rule: a lifecycle rule expires objects by
   // their own age, but a content-addressed blob is shared by results of different ages (docs/configuration.md).
@@ -85,8 +92,18 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
             else if (outcome && outcome.resultsDeleted + outcome.entriesRemoved > 0) deps.logger.info("swept expired results", { ...outcome });
           },
         });
-  const http = deps.httpEndpoint === false ? undefined : await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing() });
-  deps.logger.info("archive started", { grpcPort: grpc.port, httpPort: http?.port, backend: config.backend });
+  const http =
+    deps.httpEndpoint === false
+      ? undefined
+      : await startHttpServer({
+          host: config.httpHost,
+          port: config.httpPort,
+          isHealthy: () => health.isServing(),
+          ...(deps.metricsText === undefined ? {} : { metricsText: deps.metricsText }),
+        });
+  // A unix socket has no port (grpc-js reports 1 for it): name the socket instead.
+  const listening = deps.grpcAddress === undefined ? { grpcPort: grpc.port } : { grpcAddress: deps.grpcAddress };
+  deps.logger.info("archive started", { ...listening, httpPort: http?.port, backend: config.backend });
   return {
     grpcPort: grpc.port,
     httpPort: http?.port ?? 0,

@@ -63,7 +63,10 @@ describe("sweepExpired()", () => {
     const before = await allKeys(store);
     assert.deepEqual(await sweepExpired(store, T0 + 7 * DAY_MS - 1), { resultsDeleted: 0, blobsDeleted: 0, entriesRemoved: 0 });
     assert.deepEqual(await allKeys(store), before);
-    await assert.rejects(loadRecord(store, "local", id("a"), T0 + 7 * DAY_MS), (error) => isAppError(error) && error.code === "not_found" && error.message.includes("expired"));
+    await assert.rejects(
+      loadRecord(store, "local", id("a"), T0 + 7 * DAY_MS),
+      (error) => isAppError(error) && error.code === "not_found" && error.message.includes("expired"),
+    );
   });
 
   it("cleans up after a Put that wrote its entries but never its record", async () => {

@@ -81,9 +81,12 @@ export function startSweeper(options: SweeperOptions): Sweeper {
   const schedule = (): void => {
     timer = setTimeout(() => {
       running = sweepExpired(options.store, options.now(), controller.signal)
-        .then((outcome) => options.onSweep(outcome), (error: unknown) => {
-          if (!controller.signal.aborted) options.onSweep(undefined, error);
-        })
+        .then(
+          (outcome) => options.onSweep(outcome),
+          (error: unknown) => {
+            if (!controller.signal.aborted) options.onSweep(undefined, error);
+          },
+        )
         .finally(() => {
           running = undefined;
           if (!controller.signal.aborted) schedule();

@@ -16,7 +16,15 @@ const NONE: PathCheck = { notice: "", record: () => Promise.resolve() };
  * state store is not on the answer's critical path for correctness: when it
  * fails, the read is answered without the notice and the failure is logged.
  */
-export async function checkPath(revisions: PathRevisions, logger: Logger, tenant: string, sessionId: string, path: string | undefined, revision: string, scope = ""): Promise<PathCheck> {
+export async function checkPath(
+  revisions: PathRevisions,
+  logger: Logger,
+  tenant: string,
+  sessionId: string,
+  path: string | undefined,
+  revision: string,
+  scope = "",
+): Promise<PathCheck> {
   if (path === undefined || path === "") return NONE;
   let previous: PathRevision | undefined;
   try {

@@ -18,7 +18,13 @@ describe("cursors", () => {
   });
 
   it("refuse garbage and out-of-order positions", () => {
-    for (const cursor of ["", "%%%", Buffer.from("{}").toString("base64url"), encodeCursor({ ...state, startByte: 100, endByte: 5 }), encodeCursor({ ...state, startByte: -1 })]) {
+    for (const cursor of [
+      "",
+      "%%%",
+      Buffer.from("{}").toString("base64url"),
+      encodeCursor({ ...state, startByte: 100, endByte: 5 }),
+      encodeCursor({ ...state, startByte: -1 }),
+    ]) {
       assert.throws(() => decodeCursor(cursor, "local", "r_abc"), refused, cursor);
     }
   });

@@ -1,9 +1,9 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { checkSessionIdLength } from "@loupe/archive-store";
+import { checkSessionIdLength } from "@loupe/archive-store/content";
 import { AppError } from "@loupe/errors";
 import type { DeleteRequestSchema, DeleteResultsRequest, DeleteResultsResponse } from "@loupe/proto";
 import type { SessionStore } from "@loupe/session-store";
-import type { ArchiveClient } from "./archive-client.js";
+import type { ArchiveClient } from "@loupe/archive-client";
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
 
@@ -37,7 +37,13 @@ export function validateDeleteTarget(target: DeleteResultsRequest["target"]): No
  * logs, and with `sessions` their notes and session state.
  * @throws AppError `invalid_argument` for a bad target; the archive's errors otherwise
  */
-export async function deleteResults(request: DeleteResultsRequest, tenant: string, archive: ArchiveClient, signal?: AbortSignal, sessions?: SessionStore): Promise<DeleteResultsResponse> {
+export async function deleteResults(
+  request: DeleteResultsRequest,
+  tenant: string,
+  archive: ArchiveClient,
+  signal?: AbortSignal,
+  sessions?: SessionStore,
+): Promise<DeleteResultsResponse> {
   const target = validateDeleteTarget(request.target);
   const response = await archive.delete(tenant, { target }, signal);
   // A session's (or the tenant's) turn logs went with the archive delete; its notes and meta go too.

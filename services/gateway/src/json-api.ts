@@ -1,33 +1,25 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { create, fromJson, toJson, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { AppError, isAppError, type ErrorCode } from "@loupe/errors";
-import type { HttpRoute } from "@loupe/runtime";
+import { AppError, isAppError } from "@loupe/errors";
+import { sendHttpError, type HttpRoute } from "@loupe/runtime";
 
 /** One JSON endpoint: a proto request and response, and the handler that serves it. */
 export interface JsonEndpoint<I extends DescMessage, O extends DescMessage> {
   input: I;
   output: O;
-  handle: (request: MessageShape<I>, signal: AbortSignal) => Promise<MessageInitShape<O>>;
+  /** `headers`: the HTTP request's, for the caller's credentials. */
+  handle: (request: MessageShape<I>, signal: AbortSignal, headers: IncomingMessage["headers"]) => Promise<MessageInitShape<O>>;
 }
 
 /** Pairs schemas with a handler (keeps each endpoint's types together). */
-export function jsonEndpoint<I extends DescMessage, O extends DescMessage>(input: I, output: O, handle: JsonEndpoint<I, O>["handle"]): JsonEndpoint<DescMessage, DescMessage> {
+export function jsonEndpoint<I extends DescMessage, O extends DescMessage>(
+  input: I,
+  output: O,
+  handle: JsonEndpoint<I, O>["handle"],
+): JsonEndpoint<DescMessage, DescMessage> {
   return { input, output, handle } as unknown as JsonEndpoint<DescMessage, DescMessage>;
 }
 
-const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
-  invalid_argument: 400,
-  unauthenticated: 401,
-  permission_denied: 403,
-  not_found: 404,
-  aborted: 409,
-  already_exists: 409,
-  failed_precondition: 412,
-  resource_exhausted: 413,
-  unimplemented: 501,
-  unavailable: 503,
-  deadline_exceeded: 504,
-};
 const MAX_BODY_BYTES = 80 * 1024 * 1024;
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -35,7 +27,8 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).byteLength;
-    if (size > MAX_BODY_BYTES) throw new AppError("resource_exhausted", "body too large");
+    if (size > MAX_BODY_BYTES)
+      throw new AppError("resource_exhausted", `body larger than the limit [limit_bytes=${String(MAX_BODY_BYTES)}]`, { reason: "too_large" });
     chunks.push(chunk as Buffer);
   }
   try {
@@ -63,7 +56,7 @@ export function createJsonApi(endpoints: Readonly<Record<string, JsonEndpoint<De
     const endpoint = endpoints[path];
     if (endpoint === undefined) return false;
     if (request.method !== "POST") {
-      send(response, 405, { code: "invalid_argument", message: "use POST" });
+      sendHttpError(response, new AppError("invalid_argument", "use POST"));
       return true;
     }
     const controller = new AbortController();
@@ -79,13 +72,13 @@ export function createJsonApi(endpoints: Readonly<Record<string, JsonEndpoint<De
         if (isAppError(error)) throw error;
         throw new AppError("invalid_argument", `not a ${endpoint.input.name}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const output = await endpoint.handle(input, controller.signal);
+      const output = await endpoint.handle(input, controller.signal, request.headers);
       send(response, 200, toJson(endpoint.output, create(endpoint.output, output as never)));
     } catch (error) {
+      // Anything else is the server's own failure: the HTTP server logs it and answers 500.
       if (!isAppError(error)) throw error;
-      send(response, STATUS_BY_CODE[error.code] ?? (error.code === "cancelled" ? 499 : 500), { code: error.code, message: error.message });
+      sendHttpError(response, error);
     }
     return true;
   };
 }
-

@@ -10,7 +10,12 @@ import type { PathRevisions } from "./path-revisions.js";
  * changed-file notice of Project. A state store that cannot answer leaves the
  * answer unmarked.
  */
-export async function markStale(response: MessageInitShape<typeof RecoverResponseSchema>, record: ResultRecord, tenant: string, revisions: PathRevisions): Promise<void> {
+export async function markStale(
+  response: MessageInitShape<typeof RecoverResponseSchema>,
+  record: ResultRecord,
+  tenant: string,
+  revisions: PathRevisions,
+): Promise<void> {
   if (record.path === "") return;
   const latest = await revisions.latest(tenant, record.sessionId, record.path, record.readScope).catch(() => undefined);
   if (latest === undefined || latest.revision === record.revision) return;

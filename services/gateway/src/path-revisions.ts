@@ -20,7 +20,9 @@ export interface PathRevisions {
 export function createPathRevisions(state: StateStore, ttlMs: number): PathRevisions {
   // A whole-file read keeps the key it always had; a range adds a digest of its scope (a command can be long).
   const key = (tenant: string, sessionId: string, path: string, scope: string): string =>
-    scope === "" ? stateKey(tenant, "path-revision", sessionId, path) : stateKey(tenant, "path-revision", sessionId, path, createHash("sha256").update(scope).digest("hex").slice(0, 32));
+    scope === ""
+      ? stateKey(tenant, "path-revision", sessionId, path)
+      : stateKey(tenant, "path-revision", sessionId, path, createHash("sha256").update(scope).digest("hex").slice(0, 32));
   return {
     async latest(tenant, sessionId, path, scope) {
       const stored = await state.get(key(tenant, sessionId, path, scope));

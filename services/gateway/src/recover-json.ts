@@ -2,10 +2,11 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import { pageText, recoverJsonText, type TokenCounter } from "@loupe/projection";
 import type { RecoverResponseSchema, ResultRecord } from "@loupe/proto";
-import type { ArchiveClient } from "./archive-client.js";
-import { encodeCursor, type CursorState } from "./cursor.js";
+import type { ArchiveClient } from "@loupe/archive-client";
+import { encodeCursor, type CursorState, type JsonCursor } from "./cursor.js";
 import { markStale } from "./mark-stale.js";
 import type { PathRevisions } from "./path-revisions.js";
+import { shapeSaved, type ViewSources } from "./recover-view.js";
 
 type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
 
@@ -19,10 +20,14 @@ export interface JsonRequest {
   expectedRevision: string;
   /** The revision a cursor was bound to ("" for a first request). */
   cursorRevision: string;
+  /** A field view to serve the result shaped by ("" or undefined: the saved value as it is). */
+  view?: string;
+  /** The digest of the view's definition a cursor was made under (a changed view refuses the cursor). */
+  viewDigest?: string;
 }
 
 /** What a JSON recovery needs. */
-export interface JsonRecoverDeps {
+export interface JsonRecoverDeps extends ViewSources {
   archive: ArchiveClient;
   counter: TokenCounter;
   pathRevisions: PathRevisions;
@@ -31,7 +36,13 @@ export interface JsonRecoverDeps {
 // One Read answers at most this much; larger results are read in pieces.
 const READ_BYTES = 8 * 1024 * 1024;
 
-async function readWhole(archive: ArchiveClient, tenant: string, resultId: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; record: ResultRecord }> {
+/** A saved result's bytes, whole (read in pieces of at most 8 MiB), and its record. */
+export async function readWhole(
+  archive: ArchiveClient,
+  tenant: string,
+  resultId: string,
+  signal?: AbortSignal,
+): Promise<{ bytes: Uint8Array; record: ResultRecord }> {
   const pieces: Uint8Array[] = [];
   let start = 0;
   for (;;) {
@@ -43,14 +54,31 @@ async function readWhole(archive: ArchiveClient, tenant: string, resultId: strin
   }
 }
 
+function jsonCursor(request: JsonRequest, offset: number, viewDigest: string | undefined): JsonCursor {
+  return {
+    pointer: request.pointer,
+    offset,
+    ...(request.itemStart === undefined ? {} : { itemStart: request.itemStart }),
+    ...(request.itemEnd === undefined ? {} : { itemEnd: request.itemEnd }),
+    ...(viewDigest === undefined || request.view === undefined ? {} : { view: request.view, viewDigest }),
+  };
+}
+
 /**
  * Serves the value at a JSON pointer of a saved structured result (or a run
  * of its array items) as text: strings as written, arrays and objects one
  * compact item or member per line, paged within the budget with a cursor for
- * the rest.
- * @throws AppError `not_found` (pointer names nothing), `invalid_argument`, `failed_precondition`
+ * the rest. With a view named, the value is first shaped by that field view
+ * (the pointer then addresses the shaped value).
+ * @throws AppError `not_found` (pointer names nothing), `invalid_argument` (also: no such view for the tool), `failed_precondition` (revision or view changed)
  */
-export async function recoverJson(request: JsonRequest, tenant: string, budgetTokens: number, deps: JsonRecoverDeps, signal?: AbortSignal): Promise<RecoverResponseInit> {
+export async function recoverJson(
+  request: JsonRequest,
+  tenant: string,
+  budgetTokens: number,
+  deps: JsonRecoverDeps,
+  signal?: AbortSignal,
+): Promise<RecoverResponseInit> {
   const { counter, archive } = deps;
   const { bytes, record } = await readWhole(archive, tenant, request.resultId, signal);
   if (request.cursorRevision !== "" && request.cursorRevision !== record.revision) {
@@ -59,6 +87,8 @@ export async function recoverJson(request: JsonRequest, tenant: string, budgetTo
   if (request.expectedRevision !== "" && request.expectedRevision !== record.revision) {
     throw new AppError("failed_precondition", `revision differs [expected=${request.expectedRevision}, actual=${record.revision}]`);
   }
+  if (record.mimeType !== "")
+    throw new AppError("invalid_argument", `a medium is read whole: give only its result_id [result_id=${record.resultId}, mime_type=${record.mimeType}]`);
   // In a text + JSON result, pointers address the JSON part.
   // Decoded once, from where the JSON starts (the whole result when it is JSON only).
   const structured = new TextDecoder().decode(bytes.subarray(record.structuredStartByte ?? 0));
@@ -69,7 +99,23 @@ export async function recoverJson(request: JsonRequest, tenant: string, budgetTo
     // The saved result is text, not one JSON value: pointers name nothing in it.
     throw new AppError("invalid_argument", `result is not a JSON value; recover it by lines [result_id=${request.resultId}]`);
   }
-  const selection = { jsonPointer: request.pointer, ...(request.itemStart === undefined ? {} : { itemStart: request.itemStart }), ...(request.itemEnd === undefined ? {} : { itemEnd: request.itemEnd }) };
+  let viewDigest: string | undefined;
+  if (request.view !== undefined && request.view !== "") {
+    const shaped = await shapeSaved(value, record, request.view, tenant, deps);
+    if (request.viewDigest !== undefined && request.viewDigest !== shaped.digest) {
+      throw new AppError(
+        "failed_precondition",
+        `view "${request.view}" changed since the cursor was made; ask for the view again [result_id=${request.resultId}]`,
+      );
+    }
+    value = shaped.value;
+    viewDigest = shaped.digest;
+  }
+  const selection = {
+    jsonPointer: request.pointer,
+    ...(request.itemStart === undefined ? {} : { itemStart: request.itemStart }),
+    ...(request.itemEnd === undefined ? {} : { itemEnd: request.itemEnd }),
+  };
   const served = recoverJsonText(value, selection);
   const rest = served.slice(request.offset);
   const page = rest === "" ? { text: "" } : pageText(rest, budgetTokens, counter, true);
@@ -90,7 +136,7 @@ export async function recoverJson(request: JsonRequest, tenant: string, budgetTo
       endByte: 0,
       line: 0,
       atLineStart: false,
-      json: { pointer: request.pointer, offset: next, ...(request.itemStart === undefined ? {} : { itemStart: request.itemStart }), ...(request.itemEnd === undefined ? {} : { itemEnd: request.itemEnd }) },
+      json: jsonCursor(request, next, viewDigest),
     };
     response.nextCursor = encodeCursor(cursor);
   }

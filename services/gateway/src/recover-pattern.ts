@@ -3,6 +3,7 @@ import { AppError } from "@loupe/errors";
 import type { TokenCounter } from "@loupe/projection";
 import type { RecoverRequest, RecoverResponseSchema, SearchMatch, SearchRequestSchema, SearchResponse } from "@loupe/proto";
 import { MAX_BUDGET_TOKENS } from "@loupe/rules";
+import { cursorKind, readCursor, writeCursor } from "./opaque-cursor.js";
 
 type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
 
@@ -20,7 +21,6 @@ export interface RecoverPatternDeps {
 
 /** Where a pattern recovery continues; bound to tenant, result and revision. */
 interface PatternCursor {
-  v: "p1";
   t: string;
   r: string;
   h: string;
@@ -37,32 +37,30 @@ const MAX_ARCHIVE_MATCHES = 1000;
 
 /** True when `cursor` is a pattern cursor (from a previous pattern answer's next_cursor). */
 export function isPatternCursor(cursor: string): boolean {
-  try {
-    return (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { v?: unknown }).v === "p1";
-  } catch {
-    // Not JSON: not a pattern cursor (recover's own decoder reports it as malformed).
-    return false;
-  }
+  return cursorKind(cursor) === "pattern";
 }
 
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 
 function decodePatternCursor(cursor: string, tenant: string, resultId: string): PatternCursor {
-  let wire: Partial<PatternCursor>;
-  try {
-    wire = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<PatternCursor>;
-  } catch {
-    // The JSON syntax error of decoded garbage would only confuse the caller.
+  const wire = readCursor(cursor, "pattern") as Partial<PatternCursor>;
+  if (
+    typeof wire.t !== "string" ||
+    typeof wire.r !== "string" ||
+    typeof wire.h !== "string" ||
+    typeof wire.p !== "string" ||
+    !isCount(wire.c) ||
+    !isCount(wire.f) ||
+    !isCount(wire.n)
+  ) {
     throw new AppError("invalid_argument", "malformed cursor");
   }
-  if (wire.v !== "p1" || typeof wire.t !== "string" || typeof wire.r !== "string" || typeof wire.h !== "string" || typeof wire.p !== "string" || !isCount(wire.c) || !isCount(wire.f) || !isCount(wire.n)) {
-    throw new AppError("invalid_argument", "malformed cursor");
-  }
-  if (wire.t !== tenant || (resultId !== "" && wire.r !== resultId)) throw new AppError("invalid_argument", `cursor belongs to another result [result_id=${resultId}]`);
-  return wire as PatternCursor;
+  if (wire.t !== tenant || (resultId !== "" && wire.r !== resultId))
+    throw new AppError("invalid_argument", `cursor belongs to another result [result_id=${resultId}]`);
+  return { t: wire.t, r: wire.r, h: wire.h, p: wire.p, c: wire.c, f: wire.f, n: wire.n };
 }
 
-const encodePatternCursor = (cursor: PatternCursor): string => Buffer.from(JSON.stringify(cursor)).toString("base64url");
+const encodePatternCursor = (cursor: PatternCursor): string => writeCursor("pattern", { ...cursor });
 
 /** One match's lines, grep style: `N:line` for the match, `N-line` for context, `--` before a gap. */
 function renderMatch(match: SearchMatch, printedUpTo: number, nextMatchLine: number): { text: string; lastLine: number } {
@@ -140,7 +138,8 @@ export async function recoverPattern(request: RecoverRequest, tenant: string, de
   const answer = await deps.archive.search(tenant, { resultId, pattern, contextLines, maxMatches, fromLine }, signal);
   const record = answer.record;
   if (!record) throw new AppError("internal", "archive search answered without a record");
-  if (cursor && cursor.h !== record.revision) throw new AppError("failed_precondition", `cursor revision differs from the result [cursor=${cursor.h}, result=${record.revision}]`);
+  if (cursor && cursor.h !== record.revision)
+    throw new AppError("failed_precondition", `cursor revision differs from the result [cursor=${cursor.h}, result=${record.revision}]`);
   if (request.expectedRevision !== "" && request.expectedRevision !== record.revision) {
     throw new AppError("failed_precondition", `revision differs [expected=${request.expectedRevision}, actual=${record.revision}]`);
   }
@@ -150,7 +149,8 @@ export async function recoverPattern(request: RecoverRequest, tenant: string, de
   const stoppedEarly = unserved === undefined && answer.nextLine !== 0 && answer.matches.length < maxMatches;
   const continueAt = unserved ? unserved.line : answer.nextLine;
   let text = rendered.text;
-  if (stoppedEarly) text += `[loupe] searched lines ${String(fromLine)}–${String(answer.nextLine - 1)} of ${String(record.lineCount)} within the time limit; next_cursor continues from line ${String(answer.nextLine)}\n`;
+  if (stoppedEarly)
+    text += `[loupe] searched lines ${String(fromLine)}–${String(answer.nextLine - 1)} of ${String(record.lineCount)} within the time limit; next_cursor continues from line ${String(answer.nextLine)}\n`;
   else if (answer.matches.length === 0) text += `[loupe] no line matches the pattern in lines ${String(fromLine)}–${String(record.lineCount)}\n`;
   const response: RecoverResponseInit = {
     parts: [{ content: { case: "text", value: text } }],
@@ -162,7 +162,15 @@ export async function recoverPattern(request: RecoverRequest, tenant: string, de
     matchCount: (cursor?.n ?? 0) + served.length,
   };
   if (continueAt !== 0) {
-    response.nextCursor = encodePatternCursor({ v: "p1", t: tenant, r: record.resultId, h: record.revision, p: pattern, c: contextLines, f: continueAt, n: (cursor?.n ?? 0) + served.length });
+    response.nextCursor = encodePatternCursor({
+      t: tenant,
+      r: record.resultId,
+      h: record.revision,
+      p: pattern,
+      c: contextLines,
+      f: continueAt,
+      n: (cursor?.n ?? 0) + served.length,
+    });
   }
   return response;
 }

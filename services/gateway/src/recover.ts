@@ -2,19 +2,21 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import { pageText, utf8Length, type TokenCounter } from "@loupe/projection";
 import type { ReadResponse, RecoverRequest, RecoverResponseSchema } from "@loupe/proto";
-import type { ArchiveClient } from "./archive-client.js";
+import type { ArchiveClient } from "@loupe/archive-client";
 import { MAX_BUDGET_TOKENS } from "@loupe/rules";
 import { decodeCursor, encodeCursor, type CursorState } from "./cursor.js";
 import { markStale } from "./mark-stale.js";
 import type { PathRevisions } from "./path-revisions.js";
 import { recoverJson } from "./recover-json.js";
+import { recoverMedium } from "./recover-medium.js";
+import type { ViewSources } from "./recover-view.js";
 import { isPatternCursor, recoverPattern } from "./recover-pattern.js";
 import { validatePatternRequest, validateRecoverRequest } from "./validate-recover.js";
 
 type RecoverResponseInit = MessageInitShape<typeof RecoverResponseSchema>;
 
 /** What Recover needs. */
-export interface RecoverDeps {
+export interface RecoverDeps extends ViewSources {
   archive: ArchiveClient;
   counter: TokenCounter;
   defaultBudgetTokens: number;
@@ -55,23 +57,58 @@ export async function recover(request: RecoverRequest, tenant: string, deps: Rec
   let read: ReadResponse;
   let cursor: CursorState | undefined;
   if (selector === "json") {
-    const json = { resultId: request.resultId, pointer: request.jsonPointer ?? "", offset: 0, expectedRevision: request.expectedRevision, cursorRevision: "" };
+    const json = {
+      resultId: request.resultId,
+      pointer: request.jsonPointer ?? "",
+      offset: 0,
+      expectedRevision: request.expectedRevision,
+      cursorRevision: "",
+      view: request.view,
+    };
     return recoverJson({ ...json, ...itemRange(request.itemStart, request.itemEnd) }, tenant, budgetTokens, deps, signal);
   }
   if (selector === "cursor") {
     cursor = decodeCursor(request.cursor, tenant, request.resultId);
     if (cursor.json) {
-      const json = { resultId: cursor.resultId, pointer: cursor.json.pointer, offset: cursor.json.offset, expectedRevision: request.expectedRevision, cursorRevision: cursor.revision };
+      const { pointer, offset, view, viewDigest } = cursor.json;
+      const json = {
+        resultId: cursor.resultId,
+        pointer,
+        offset,
+        expectedRevision: request.expectedRevision,
+        cursorRevision: cursor.revision,
+        ...(view === undefined ? {} : { view, viewDigest }),
+      };
       return recoverJson({ ...json, ...itemRange(cursor.json.itemStart, cursor.json.itemEnd) }, tenant, budgetTokens, deps, signal);
     }
     read = await deps.archive.read(tenant, { resultId: cursor.resultId, startByte: cursor.startByte, endByte: cursor.endByte, maxBytes: windowBytes }, signal);
   } else if (selector === "lines") {
-    read = await deps.archive.read(tenant, { resultId: request.resultId, startLine: request.startLine ?? 1, ...(request.endLine === undefined ? {} : { endLine: request.endLine }), maxBytes: windowBytes }, signal);
+    read = await deps.archive.read(
+      tenant,
+      {
+        resultId: request.resultId,
+        startLine: request.startLine ?? 1,
+        ...(request.endLine === undefined ? {} : { endLine: request.endLine }),
+        maxBytes: windowBytes,
+      },
+      signal,
+    );
   } else {
-    read = await deps.archive.read(tenant, { resultId: request.resultId, startByte: request.startByte ?? 0, ...(request.endByte === undefined ? {} : { endByte: request.endByte }), maxBytes: windowBytes, withStartLine: true }, signal);
+    read = await deps.archive.read(
+      tenant,
+      {
+        resultId: request.resultId,
+        startByte: request.startByte ?? 0,
+        ...(request.endByte === undefined ? {} : { endByte: request.endByte }),
+        maxBytes: windowBytes,
+        withStartLine: true,
+      },
+      signal,
+    );
   }
   const record = read.record;
   if (!record) throw new AppError("internal", "archive read answered without a record");
+  if (record.mimeType !== "") return recoverMedium(request, read, record, tenant, deps.archive, signal);
   if (cursor && cursor.revision !== record.revision) {
     throw new AppError("failed_precondition", `cursor revision differs from the result [cursor=${cursor.revision}, result=${record.revision}]`);
   }

@@ -1,29 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
-import { isAppError, type ErrorCode } from "@loupe/errors";
+import { AppError } from "@loupe/errors";
 import { DeleteResultsRequestSchema, type DeleteResultsRequest, type DeleteResultsResponse } from "@loupe/proto";
-import type { HttpRoute } from "@loupe/runtime";
+import { httpStatusOf, sendHttpError, type HttpRoute } from "@loupe/runtime";
+import { requireAdmin, type Authenticator } from "./auth/authenticator.js";
+import { httpPrincipal } from "./auth/http-principal.js";
 
 /** What the REST API needs. */
 export interface RestApiDeps {
-  /** The caller's tenant; a path naming another team answers 404, never revealing that it exists. */
-  tenant: string;
-  /** The DeleteResults handler (validation included). */
-  deleteResults: (request: DeleteResultsRequest, signal: AbortSignal) => Promise<DeleteResultsResponse>;
+  /** Who is calling: the token's tenant; a path naming another team answers 404, never revealing that it exists. */
+  auth: Authenticator;
+  /** The DeleteResults handler (validation included) for a tenant. */
+  deleteResults: (request: DeleteResultsRequest, tenant: string, signal: AbortSignal) => Promise<DeleteResultsResponse>;
 }
 
 const ROUTE = /^\/api\/teams\/([^/]+)(?:\/(results|sessions)\/([^/]+))?\/?$/;
-
-const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
-  invalid_argument: 400,
-  not_found: 404,
-  failed_precondition: 412,
-  permission_denied: 403,
-  unauthenticated: 401,
-  resource_exhausted: 429,
-  unavailable: 503,
-  deadline_exceeded: 504,
-};
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { "content-type": "application/json" });
@@ -58,23 +49,20 @@ export function createRestApi(deps: RestApiDeps): HttpRoute {
     if (!match || request.method !== "DELETE") return false;
     const team = decode(match[1] ?? "");
     const id = decode(match[3] ?? "");
-    if (team !== deps.tenant) {
-      send(response, 404, { error: "not found" });
-      return true;
-    }
-    if (id === undefined) {
-      send(response, 400, { error: "malformed id in path" });
-      return true;
-    }
     const controller = new AbortController();
     response.once("close", () => controller.abort());
     try {
-      const answer = await deps.deleteResults(requestFor(match[2], id), controller.signal);
+      const principal = await httpPrincipal(deps.auth, request);
+      if (team !== principal.tenant) throw new AppError("not_found", "no such team");
+      if (id === undefined) throw new AppError("invalid_argument", "malformed id in path");
+      const target = requestFor(match[2], id);
+      if (target.target.case === "tenant") requireAdmin(principal, "deleting a whole team");
+      const answer = await deps.deleteResults(target, principal.tenant, controller.signal);
       send(response, 200, { results_deleted: answer.resultsDeleted, blobs_deleted: answer.blobsDeleted });
     } catch (error) {
-      const status = isAppError(error) ? (STATUS_BY_CODE[error.code] ?? 500) : 500;
-      if (status === 500) throw error;
-      send(response, status, { error: isAppError(error) ? error.message : "error" });
+      // Anything else is the server's own failure: the HTTP server logs it and answers 500.
+      if (httpStatusOf(error) === 500) throw error;
+      sendHttpError(response, error);
     }
     return true;
   };

@@ -1,20 +1,88 @@
-import { createLogger, onShutdownSignal } from "@loupe/runtime";
+import { readFile } from "node:fs/promises";
+import { AppError } from "@loupe/errors";
+import { createArchiveClient } from "@loupe/archive-client";
+import { createJetStreamBus } from "@loupe/events";
+import { createLogger, onShutdownSignal, type Logger } from "@loupe/runtime";
+import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
+import { createSummarizerFor } from "@loupe/summarizer";
+import { createLocalLedger, createRedisLedger } from "@loupe/ledger";
 import { startTelemetry } from "@loupe/telemetry";
-import { loadConfig } from "./config.js";
-import { startGateway } from "./start.js";
+import { loadConfig, type GatewayConfig } from "./config.js";
+import { loadRedactionRules } from "./load-redaction-rules.js";
+import { loadViewSpecs } from "./load-view-specs.js";
+import { startGateway, type GatewayDeps } from "./start.js";
+
+function createState(config: GatewayConfig, logger: Logger): StateStore {
+  if (config.redisUrl !== undefined) return createRedisStateStore({ url: config.redisUrl });
+  logger.warn("LOUPE_REDIS_URL is unset: revisions are kept in this process only (one gateway replica)");
+  return createMemoryStateStore();
+}
 
 /**
- * Runs the gateway as its own process: config from `env`, telemetry, the
- * service, and a graceful stop on SIGTERM/SIGINT.
+ * The PEM certificate chain and key of the public ports.
+ * @throws AppError `invalid_argument` naming a file that cannot be read
+ */
+async function loadTls(certFile: string, keyFile: string): Promise<{ cert: Buffer; key: Buffer }> {
+  const read = (file: string, name: string): Promise<Buffer> =>
+    readFile(file).catch((error: unknown) => {
+      throw new AppError("invalid_argument", `${name} cannot be read [file=${file}]`, { cause: error });
+    });
+  return { cert: await read(certFile, "LOUPE_TLS_CERT_FILE"), key: await read(keyFile, "LOUPE_TLS_KEY_FILE") };
+}
+
+/**
+ * The gateway's configuration-driven dependencies — field views, redaction rules and the
+ * summarizer chosen per rule (its key references read from `env`) — for a composition root that
+ * brings its own state, archive and bus (this process's, or embedded mode's).
+ */
+export async function gatewayConfigDeps(
+  config: GatewayConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<Pick<GatewayDeps, "viewSpecs" | "redactionRules" | "summarizerFor" | "tls">> {
+  const chooseSummarizer = createSummarizerFor(config.summarizer, env);
+  const tls = config.tlsCertFile === undefined || config.tlsKeyFile === undefined ? undefined : await loadTls(config.tlsCertFile, config.tlsKeyFile);
+  return {
+    ...(tls === undefined ? {} : { tls }),
+    viewSpecs: await loadViewSpecs(config.viewSpecsFile),
+    redactionRules: await loadRedactionRules(config.redaction, config.redactionRulesFile),
+    summarizerFor: (rule) => chooseSummarizer(rule.summarizer),
+  };
+}
+
+/**
+ * Runs the gateway as its own process — the composition root of distributed mode: config from
+ * `env`, telemetry, the adapters (Redis or in-process state, the archive client, JetStream), the
+ * service, and a graceful stop on SIGTERM/SIGINT that closes what it built.
  */
 export async function runGatewayProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger({ service: "gateway", level: config.logLevel });
-  const telemetry = startTelemetry({ serviceName: "loupe-gateway", exporter: env["OTEL_EXPORTER_OTLP_ENDPOINT"] ? "otlp" : "none" });
-  const gateway = await startGateway(config, { logger });
+  const telemetry = startTelemetry({ serviceName: "loupe-gateway", env });
+  const state = createState(config, logger);
+  const archive = createArchiveClient(config.archiveAddress, config.maxResultBytes, config.internalToken);
+  const bus = config.natsUrl === undefined ? undefined : await createJetStreamBus({ servers: config.natsUrl, name: "loupe-gateway" });
+  // The ledger every replica shares: Redis Streams beside the state (without Redis, this process's memory).
+  const retentionMs = config.retentionDays * 24 * 60 * 60 * 1000;
+  const ledger =
+    config.redisUrl === undefined
+      ? createLocalLedger({ retentionMsFor: () => retentionMs })
+      : createRedisLedger({ url: config.redisUrl, retentionMsFor: () => retentionMs });
+  const gateway = await startGateway(config, {
+    logger,
+    state,
+    archive,
+    bus,
+    ledger,
+    ...(await gatewayConfigDeps(config, env)),
+    metricsText: () => telemetry.metricsText(),
+  });
   onShutdownSignal(async (signal) => {
     logger.info("shutting down", { signal });
     await gateway.stop();
+    archive.close();
+    await bus?.close();
+    await ledger.close();
+    await state.close();
     await telemetry.shutdown();
   });
 }

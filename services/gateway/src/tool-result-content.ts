@@ -1,4 +1,4 @@
-import { canonicalBytes, revisionOf, type CanonicalPart } from "@loupe/archive-store";
+import { canonicalBytes, revisionOf, type CanonicalPart } from "@loupe/archive-store/content";
 import type { Part, ToolResult } from "@loupe/proto";
 
 /** A result's canonical content: what is archived, hashed and projected. */

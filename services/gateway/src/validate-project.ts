@@ -1,4 +1,4 @@
-import { checkSessionIdLength } from "@loupe/archive-store";
+import { checkSessionIdLength } from "@loupe/archive-store/content";
 import { AppError } from "@loupe/errors";
 import type { ProjectRequest, ToolResult } from "@loupe/proto";
 import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "@loupe/rules";

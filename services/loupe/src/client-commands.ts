@@ -1,20 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { fromJson, toJsonString } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
-import { ProjectionService, ProjectResponseSchema, RecoverRequestSchema } from "@loupe/proto";
+import { ProjectResponseSchema, RecoverRequestSchema } from "@loupe/proto";
+import { loupeAddress, projectionClient } from "./loupe-connection.js";
 import { parseFlags } from "./parse-flags.js";
-
-const DEFAULT_ADDRESS = "127.0.0.1:50051";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
-}
-
-function clientFor(address: string) {
-  return createGrpcClient(ProjectionService, address, { maxResultBytes: DEFAULT_MAX_RESULT_BYTES });
 }
 
 /**
@@ -26,8 +20,9 @@ export async function projectCommand(args: readonly string[], env: NodeJS.Proces
   const flags = parseFlags(args, ["file", "tool", "session", "budget", "addr"], ["json"]);
   const text = flags.values.file === undefined ? await readStdin() : await readFile(flags.values.file, "utf8");
   const budget = flags.values.budget === undefined ? 0 : Number(flags.values.budget);
-  if (!Number.isInteger(budget) || budget < 0) throw new AppError("invalid_argument", `--budget must be a whole number [budget=${String(flags.values.budget)}]`);
-  const client = clientFor(flags.values.addr ?? env["LOUPE_ADDR"] ?? DEFAULT_ADDRESS);
+  if (!Number.isInteger(budget) || budget < 0)
+    throw new AppError("invalid_argument", `--budget must be a whole number [budget=${String(flags.values.budget)}]`);
+  const client = projectionClient(env, loupeAddress(env, flags.values.addr));
   try {
     const response = await client.project({
       sessionId: flags.values.session ?? "cli",
@@ -39,7 +34,9 @@ export async function projectCommand(args: readonly string[], env: NodeJS.Proces
       return 0;
     }
     for (const part of response.parts) if (part.content.case === "text") process.stdout.write(part.content.value);
-    process.stderr.write(`\nresult_id=${response.resultId || "(not saved)"} archived=${String(response.archived)} tokens ${String(response.usage?.originalTokens ?? 0)} → ${String(response.usage?.projectedTokens ?? 0)}\n`);
+    process.stderr.write(
+      `\nresult_id=${response.resultId || "(not saved)"} archived=${String(response.archived)} tokens ${String(response.usage?.originalTokens ?? 0)} → ${String(response.usage?.projectedTokens ?? 0)}\n`,
+    );
     for (const omission of response.omissions) process.stderr.write(`omitted: ${omission.continuationJson || omission.description}\n`);
     return 0;
   } finally {
@@ -58,7 +55,7 @@ export async function recoverCommand(args: readonly string[], env: NodeJS.Proces
   if (continuation === undefined) throw new AppError("invalid_argument", "usage: loupe recover '<continuation_json>' [--budget N] [--all]");
   const request = fromJson(RecoverRequestSchema, JSON.parse(continuation) as never);
   if (flags.values.budget !== undefined) request.budgetTokens = Number(flags.values.budget);
-  const client = clientFor(flags.values.addr ?? env["LOUPE_ADDR"] ?? DEFAULT_ADDRESS);
+  const client = projectionClient(env, loupeAddress(env, flags.values.addr));
   try {
     let response = await client.recover(request);
     for (;;) {

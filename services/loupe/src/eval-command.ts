@@ -8,6 +8,7 @@ import {
   formatNoteHtml,
   formatNoteTable,
   formatReportHtml,
+  formatLongTable,
   formatReportTable,
   needsLoupe,
   readCorpus,
@@ -48,7 +49,13 @@ async function corpusFiles(paths: readonly string[]): Promise<string[]> {
       throw new AppError("not_found", `corpus path not found [path=${path}]`, { cause: error });
     });
     if (!info.isDirectory()) files.push(path);
-    else files.push(...(await readdir(path)).filter((name) => /\.jsonl(\.gz)?$/.test(name)).sort().map((name) => join(path, name)));
+    else
+      files.push(
+        ...(await readdir(path))
+          .filter((name) => /\.jsonl(\.gz)?$/.test(name))
+          .sort()
+          .map((name) => join(path, name)),
+      );
   }
   if (files.length === 0) throw new AppError("invalid_argument", "loupe eval needs --corpus <file.jsonl[.gz]|dir> (one or more)");
   return files;
@@ -81,7 +88,11 @@ async function connectLoupe(address: string | undefined, env: NodeJS.ProcessEnv)
 
 /** Parses `--notes 16000,32000`: the windows the note-quality replay compacts within. */
 function parseWindows(value: string): number[] {
-  const windows = value.split(",").map((part) => part.trim()).filter((part) => part !== "").map(Number);
+  const windows = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map(Number);
   if (windows.length === 0 || windows.some((window) => !Number.isSafeInteger(window) || window < 2000 || window > 10_000_000)) {
     throw new AppError("invalid_argument", `--notes takes context windows in tokens, 2000 to 10000000, comma-separated [notes=${value}]`);
   }
@@ -89,7 +100,12 @@ function parseWindows(value: string): number[] {
 }
 
 /** `loupe eval --notes W[,W…]`: the note-quality replay (see `runNoteEval`) instead of the policies. */
-async function notesCommand(windows: readonly number[], trajectories: readonly Trajectory[], flags: { addr?: string; html?: string; json: boolean; meta: Record<string, unknown> }, env: NodeJS.ProcessEnv): Promise<number> {
+async function notesCommand(
+  windows: readonly number[],
+  trajectories: readonly Trajectory[],
+  flags: { addr?: string; html?: string; json: boolean; meta: Record<string, unknown> },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const started = Date.now();
   const loupe = await connectLoupe(flags.addr, env);
   try {
@@ -120,27 +136,49 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
   const { rest, corpus, rule } = takeRepeatable(args);
   const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html", "notes"], ["json"]);
   const files = await corpusFiles([...corpus, ...flags.positionals]);
-  const names = flags.values.policy === undefined ? [...DEFAULT_POLICY_NAMES] : flags.values.policy.split(",").map((name) => name.trim()).filter((name) => name !== "");
-  resolvePolicies(names.filter((name) => !needsLoupe([name])), rule, undefined);
+  const names =
+    flags.values.policy === undefined
+      ? [...DEFAULT_POLICY_NAMES]
+      : flags.values.policy
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== "");
+  resolvePolicies(
+    names.filter((name) => !needsLoupe([name])),
+    rule,
+    undefined,
+  );
   const windows = flags.values.notes === undefined ? undefined : parseWindows(flags.values.notes);
   const started = Date.now();
   const read = await readCorpus(files);
   const trajectories = selectTrajectories(read.trajectories, flags.values.split, flags.values["limit-trajectories"]);
   if (windows !== undefined) {
     const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped };
-    return notesCommand(windows, trajectories, { ...(flags.values.addr === undefined ? {} : { addr: flags.values.addr }), ...(flags.values.html === undefined ? {} : { html: flags.values.html }), json: flags.switches.has("json"), meta }, env);
+    return notesCommand(
+      windows,
+      trajectories,
+      {
+        ...(flags.values.addr === undefined ? {} : { addr: flags.values.addr }),
+        ...(flags.values.html === undefined ? {} : { html: flags.values.html }),
+        json: flags.switches.has("json"),
+        meta,
+      },
+      env,
+    );
   }
   const loupe = needsLoupe(names) ? await connectLoupe(flags.values.addr, env) : undefined;
   try {
     const policies = resolvePolicies(names, rule, loupe?.client);
-    process.stderr.write(`eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`);
+    process.stderr.write(
+      `eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`,
+    );
     const report = await runEval(trajectories, { policies, onProgress: createProgress(process.stderr) });
     const elapsedMs = Date.now() - started;
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
       const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
       process.stdout.write(JSON.stringify({ ...meta, ...report }) + "\n");
-    } else process.stdout.write(formatReportTable(report) + "\n");
+    } else process.stdout.write(formatReportTable(report) + "\n" + formatLongTable(report) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
     return 0;
   } finally {

@@ -12,7 +12,14 @@ commands:
   note-worker   run the note-worker (distributed mode)
   project       project stdin through a running Loupe: [--tool NAME] [--budget N] [--file F] [--json]
   recover       recover '<continuation_json>' from a running Loupe: [--budget N] [--all]
-  hook          agent hooks: 'hook post-tool-use' projects a PostToolUse payload on stdin (docs/hook.md)
+  hook          agent hooks: 'hook post-tool-use' projects a post-tool payload on stdin, 'hook pre-tool-use'
+                runs shell commands through 'loupe exec' (docs/runtimes.md)
+  plugin        'plugin opencode' prints Loupe's OpenCode plugin (for ~/.config/opencode/plugin/loupe.js)
+  exec          run a command and print Loupe's first view of its output, exiting with its status:
+                [--session ID] [--source APP] [--tool NAME] -- COMMAND…
+  token         tokens of a Loupe with LOUPE_AUTH=tokens (LOUPE_TOKEN = the operator's): 'token create --tenant NAME
+                [--admin] [--source S] [--expires-in DAYS]', 'token list [--tenant NAME] [--json]', 'token revoke ID'
+  views         the field views a running Loupe applies, one line each: [--source APP] [--tool NAME] [--json]
   mcp           MCP server on stdio for agents (read_result, search_result, read_history, …): [--addr HOST:PORT]
   eval          replay recorded trajectories under context policies: --corpus F… [--policy a,b] [--rule SPEC]…
                 [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE];
@@ -20,7 +27,8 @@ commands:
   help          show this text
 
 Configuration comes from LOUPE_* environment variables (docs/configuration.md);
-project, recover and mcp talk to LOUPE_ADDR (default 127.0.0.1:50051) or --addr;
+project, recover, views, exec, hook and mcp talk to LOUPE_ADDR (default 127.0.0.1:50051) or --addr,
+with LOUPE_TOKEN when set;
 mcp allows set_app_limit only with LOUPE_MCP_ADMIN=1.`;
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -44,8 +52,16 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       return (await import("./client-commands.js")).recoverCommand(argv.slice(1), env);
     case "hook":
       return (await import("./hook/hook-command.js")).hookCommand(argv.slice(1), env);
+    case "plugin":
+      return (await import("./runtimes/plugin-command.js")).pluginCommand(argv.slice(1));
+    case "exec":
+      return (await import("./exec/exec-command.js")).execCommand(argv.slice(1), env);
     case "mcp":
       return (await import("./mcp-command.js")).mcpCommand(argv.slice(1), env);
+    case "token":
+      return (await import("./token-command.js")).tokenCommand(argv.slice(1), env);
+    case "views":
+      return (await import("./views-command.js")).viewsCommand(argv.slice(1), env);
     case "eval":
       return (await import("./eval-command.js")).evalCommand(argv.slice(1), env);
     case "help":

@@ -7,8 +7,8 @@ import { startEmbedded } from "./serve.js";
 export async function serveCommand(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadServeConfig(env);
   const logger = createLogger({ service: "loupe", level: config.gateway.logLevel });
-  const telemetry = startTelemetry({ serviceName: "loupe", exporter: env["OTEL_EXPORTER_OTLP_ENDPOINT"] ? "otlp" : "none" });
-  const loupe = await startEmbedded(config, logger);
+  const telemetry = startTelemetry({ serviceName: "loupe", env });
+  const loupe = await startEmbedded(config, env, logger, () => telemetry.metricsText());
   onShutdownSignal(async (signal) => {
     logger.info("shutting down", { signal });
     await loupe.stop();

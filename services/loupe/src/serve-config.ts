@@ -1,5 +1,5 @@
 import { loadConfig as loadArchiveConfig, type ArchiveConfig } from "@loupe/archive";
-import { readString, type Env } from "@loupe/config";
+import { readString, throwOnProblems, type Env } from "@loupe/config";
 import { loadConfig as loadGatewayConfig, type GatewayConfig } from "@loupe/gateway";
 import { loadConfig as loadNoteWorkerConfig, type NoteWorkerConfig } from "@loupe/note-worker";
 import { AppError, isAppError } from "@loupe/errors";
@@ -25,16 +25,17 @@ export function loadServeConfig(env: Env): ServeConfig {
       return load();
     } catch (error) {
       if (!isAppError(error)) throw error;
-      problems.push(...error.message.split("\n").slice(1).map((line) => line.replace(/^\s*- /, "")));
+      problems.push(...(error.problems ?? [error.message]));
       return undefined;
     }
   };
   const gateway = attempt(() => loadGatewayConfig(env));
-  const archive = attempt(() => loadArchiveConfig({ ...env, LOUPE_ARCHIVE_BACKEND: "fs", LOUPE_GRPC_HOST: "127.0.0.1", LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }));
+  const archive = attempt(() =>
+    loadArchiveConfig({ ...env, LOUPE_ARCHIVE_BACKEND: "fs", LOUPE_GRPC_HOST: "127.0.0.1", LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }),
+  );
   const noteWorker = attempt(() => loadNoteWorkerConfig({ ...env, LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }));
   const unique = [...new Set(problems)];
-  if (!gateway || !archive || !noteWorker || unique.length > 0) {
-    throw new AppError("invalid_argument", `invalid configuration [${String(unique.length)} problem(s)]\n${unique.map((problem) => `  - ${problem}`).join("\n")}`);
-  }
+  if (!gateway || !archive || !noteWorker || unique.length > 0) throwOnProblems("embedded", unique);
+  if (!gateway || !archive || !noteWorker) throw new AppError("internal", "a configuration loader failed without a problem");
   return { dataDir: readString(env, "LOUPE_DATA_DIR", "./.loupe"), gateway, archive, noteWorker };
 }

@@ -1,10 +1,16 @@
+import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { startArchive } from "@loupe/archive";
+import { createArchiveStore, startArchive } from "@loupe/archive";
+import { createArchiveClient } from "@loupe/archive-client";
 import { createMemoryBus } from "@loupe/events";
+import { createLocalLedger } from "@loupe/ledger";
 import { createFileStateStore } from "@loupe/state-store";
 import { INSECURE_DEFAULT_SECRET, startGateway } from "@loupe/gateway";
-import { startNoteWorker } from "@loupe/note-worker";
+import { gatewayConfigDeps } from "@loupe/gateway/run";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+import { createTurnReader, startNoteWorker } from "@loupe/note-worker";
+import { noteWorkerSummarizers } from "@loupe/note-worker/run";
 import { createLogger, lockDirectory, type Logger } from "@loupe/runtime";
 import { loadOrCreateLocalSecret } from "./local-secret.js";
 import type { ServeConfig } from "./serve-config.js";
@@ -22,32 +28,72 @@ export interface EmbeddedLoupe {
 /**
  * Starts the gateway, archive and note-worker in this process on the
  * filesystem archive and the embedded bus, all persisted under the data dir,
- * so a restart keeps everything that was accepted.
+ * so a restart keeps everything that was accepted. The composition root of
+ * embedded mode: it builds every adapter, and closes them after the services.
  */
-export async function startEmbedded(config: ServeConfig, logger: Logger = createLogger({ service: "loupe", level: config.gateway.logLevel })): Promise<EmbeddedLoupe> {
+export async function startEmbedded(
+  config: ServeConfig,
+  env: NodeJS.ProcessEnv,
+  logger: Logger = createLogger({ service: "loupe", level: config.gateway.logLevel }),
+  /** This process's metrics, served at the gateway's GET /metrics. */
+  metricsText?: () => Promise<string>,
+): Promise<EmbeddedLoupe> {
   const unlock = await lockDirectory(config.dataDir, { fileName: "loupe.lock", label: "data dir" });
   // The archive serves only this process: on a unix socket under the data dir, never on a TCP port another
   // bind could take (or a neighbour could reach); a data dir too deep for a socket path falls back to loopback.
   const socket = resolve(config.dataDir, "archive.sock");
   const useSocket = socket.length < MAX_SOCKET_PATH;
   if (useSocket) await rm(socket, { force: true });
-  const archive = await startArchive(config.archive, { logger: logger.child({ component: "archive" }), httpEndpoint: false, ...(useSocket ? { grpcAddress: `unix:${socket}` } : {}) });
+  const store = await createArchiveStore(config.archive);
+  // The in-process archive still asks its callers to prove they are Loupe: a token only this process knows.
+  const internalToken = config.archive.internalToken ?? randomBytes(32).toString("base64url");
+  const archive = await startArchive(
+    { ...config.archive, internalToken },
+    {
+      logger: logger.child({ component: "archive" }),
+      store,
+      httpEndpoint: false,
+      ...(useSocket ? { grpcAddress: `unix:${socket}` } : {}),
+    },
+  );
   const archiveAddress = useSocket ? `unix:${socket}` : `127.0.0.1:${String(archive.grpcPort)}`;
   const bus = await createMemoryBus({ directory: join(config.dataDir, "events") });
   const state = await createFileStateStore({ directory: join(config.dataDir, "state") });
-  const noteWorker = await startNoteWorker({ ...config.noteWorker, archiveAddress }, { logger: logger.child({ component: "note-worker" }), bus, state, endpoints: false });
+  const turns = createTurnReader(createArchiveClient(archiveAddress, DEFAULT_MAX_RESULT_BYTES, internalToken));
+  const noteWorker = await startNoteWorker(
+    { ...config.noteWorker, archiveAddress },
+    { logger: logger.child({ component: "note-worker" }), bus, state, turns, summarizerFor: noteWorkerSummarizers(config.noteWorker, env), endpoints: false },
+  );
   const secret = config.gateway.resultIdSecret === INSECURE_DEFAULT_SECRET ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
+  const gatewayArchive = createArchiveClient(archiveAddress, config.gateway.maxResultBytes, internalToken);
+  const retentionMs = config.gateway.retentionDays * 24 * 60 * 60 * 1000;
+  const ledger = createLocalLedger({ directory: join(config.dataDir, "ledger"), retentionMsFor: () => retentionMs });
   const gateway = await startGateway(
     { ...config.gateway, archiveAddress, resultIdSecret: secret },
-    { logger: logger.child({ component: "gateway" }), state, bus },
+    {
+      logger: logger.child({ component: "gateway" }),
+      state,
+      bus,
+      archive: gatewayArchive,
+      ledger,
+      ...(await gatewayConfigDeps(config.gateway, env)),
+      ...(metricsText === undefined ? {} : { metricsText }),
+    },
   );
-  logger.info("loupe is serving (embedded)", { grpc: `${config.gateway.grpcHost}:${String(gateway.grpcPort)}`, http: `${config.gateway.httpHost}:${String(gateway.httpPort)}`, dataDir: config.dataDir });
+  logger.info("loupe is serving (embedded)", {
+    grpc: `${config.gateway.grpcHost}:${String(gateway.grpcPort)}`,
+    http: `${config.gateway.httpHost}:${String(gateway.httpPort)}`,
+    dataDir: config.dataDir,
+  });
   return {
     grpcPort: gateway.grpcPort,
     httpPort: gateway.httpPort,
     async stop() {
       await gateway.stop();
+      await ledger.close();
       await noteWorker.stop();
+      gatewayArchive.close();
+      turns.close();
       await bus.close();
       await state.close();
       await archive.stop();

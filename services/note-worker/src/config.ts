@@ -4,6 +4,8 @@ import { readEnum, readInt, readOptionalString, readPort, readString, readUrl, t
 
 /** The note-worker's configuration. */
 export interface NoteWorkerConfig {
+  /** LOUPE_INTERNAL_TOKEN: proves calls between Loupe's services (the archive refuses callers without it when set). */
+  internalToken: string | undefined;
   grpcHost: string;
   grpcPort: number;
   httpHost: string;
@@ -65,11 +67,14 @@ export function loadConfig(env: Env = process.env): NoteWorkerConfig {
     leaseMs: readInt(env, "LOUPE_NOTE_LEASE_MS", DEFAULT_LEASE_MS, problems, { min: 1000, max: 3_600_000 }),
     workerId: readString(env, "LOUPE_NOTE_WORKER_ID", `${hostname()}-${String(process.pid)}`),
     summarizer: summarizerDefaults(env),
+    internalToken: readOptionalString(env, "LOUPE_INTERNAL_TOKEN"),
     logLevel: readEnum(env, "LOUPE_LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info", problems),
   };
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(config.durableName)) problems.push(`LOUPE_NOTE_WORKER_DURABLE=${JSON.stringify(config.durableName)} must be letters, digits, _ or -`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(config.durableName))
+    problems.push(`LOUPE_NOTE_WORKER_DURABLE=${JSON.stringify(config.durableName)} must be letters, digits, _ or -`);
   if (!/^[^:\s]+:\d+$|^unix:/.test(config.archiveAddress)) problems.push(`LOUPE_ARCHIVE_ADDR=${JSON.stringify(config.archiveAddress)} is not host:port`);
-  if (!["", "extractive", "anthropic", "openai"].includes(config.summarizer.driver)) problems.push(`LOUPE_SUMMARIZER_DRIVER=${JSON.stringify(config.summarizer.driver)} must be extractive, anthropic or openai`);
+  if (!["", "extractive", "anthropic", "openai"].includes(config.summarizer.driver))
+    problems.push(`LOUPE_SUMMARIZER_DRIVER=${JSON.stringify(config.summarizer.driver)} must be extractive, anthropic or openai`);
   throwOnProblems("note-worker", problems);
   return config;
 }

@@ -9,6 +9,7 @@ import { createMemoryStateStore, type StateStore } from "@loupe/state-store";
 import { loadConfig } from "./config.js";
 import { DEAD_LETTER_STREAM } from "./dead-letter.js";
 import type { EventOutcome } from "./handle-event.js";
+import { noteWorkerSummarizers } from "./run.js";
 import { startNoteWorker, type NoteWorkerHandle } from "./start.js";
 import type { TurnReader } from "./turn-reader.js";
 import { nextCut } from "./update-note.js";
@@ -18,7 +19,12 @@ const turnsOf = (count: number): Turn[] =>
   Array.from({ length: count }, (_, index) => ({
     seq: index + 1,
     role: index % 2 === 0 ? "user" : "assistant",
-    parts: [{ type: "text", text: index === 0 ? "Fix the flaky upload test in src/upload.ts" : `step ${String(index + 1)}: looked at src/file${String(index % 5)}.ts` }],
+    parts: [
+      {
+        type: "text",
+        text: index === 0 ? "Fix the flaky upload test in src/upload.ts" : `step ${String(index + 1)}: looked at src/file${String(index % 5)}.ts`,
+      },
+    ],
     toolCalls: [],
     toolResults: [],
     tokenCount: 37 + ((index * 13) % 50),
@@ -47,7 +53,14 @@ async function referenceNote(turns: Turn[]): Promise<NoteRecord | undefined> {
     const rest = turns.filter((turn) => turn.seq > covered);
     const cut = nextCut(rest, WINDOW * 0.2);
     if (cut === undefined) return note;
-    const draft = await summarizer.summarize({ systemPrompt: "", toolsJson: "", previous: note, coveredTurns: [], newTurns: rest.slice(0, cut + 1), maxNoteTokens: 256 });
+    const draft = await summarizer.summarize({
+      systemPrompt: "",
+      toolsJson: "",
+      previous: note,
+      coveredTurns: [],
+      newTurns: rest.slice(0, cut + 1),
+      maxNoteTokens: 256,
+    });
     note = { text: draft.text, state: draft.state, coveredThroughSeq: rest[cut]?.seq ?? covered, version: (note?.version ?? 0) + 1, author: "extractive" };
   }
 }
@@ -79,24 +92,35 @@ describe("note-worker", () => {
     await state.close();
   });
 
-  const start = async (turns: Turn[], failures = { count: 0, code: "unavailable" as "unavailable" | "internal" }) => {
+  const start = async (turns: Turn[], failures = { count: 0, code: "unavailable" as "unavailable" | "internal" }, env: Record<string, string> = {}) => {
     const sessions = createSessionStore(state);
-    await sessions.updateMeta("local", "s1", () => ({ source: "app", contextWindowTokens: WINDOW, systemHash: "", toolsHash: "", prefixTokens: 0, lastSeq: turns.length }));
-    worker = await startNoteWorker(
-      { ...loadConfig({ LOUPE_NOTE_MAX_TOKENS: "256", LOUPE_NOTE_WORKER_MAX_DELIVER: "3" }), workerId: "w1" },
-      {
-        logger: createLogger({ service: "note-worker", level: "debug", write: (line) => logged.push(line) }),
-        bus,
-        state,
-        turns: logReader(turns, failures),
-        endpoints: false,
-        onEvent: (_subject, outcome) => outcomes.push(outcome),
-      },
-    );
+    await sessions.updateMeta("local", "s1", () => ({
+      source: "app",
+      contextWindowTokens: WINDOW,
+      systemHash: "",
+      toolsHash: "",
+      prefixTokens: 0,
+      lastSeq: turns.length,
+    }));
+    const config = { ...loadConfig({ LOUPE_NOTE_MAX_TOKENS: "256", LOUPE_NOTE_WORKER_MAX_DELIVER: "3", ...env }), workerId: "w1" };
+    worker = await startNoteWorker(config, {
+      summarizerFor: noteWorkerSummarizers(config, {}),
+      logger: createLogger({ service: "note-worker", level: "debug", write: (line) => logged.push(line) }),
+      bus,
+      state,
+      turns: logReader(turns, failures),
+      endpoints: false,
+      onEvent: (_subject, outcome) => outcomes.push(outcome),
+    });
     return sessions;
   };
   const publish = (seqs: number[], turns: Turn[]) =>
-    publishTurnEvents(bus, "local", seqs.map((seq) => ({ sessionId: "s1", source: "app", seq, tokenCount: turns[seq - 1]?.tokenCount ?? 0 })), new Date());
+    publishTurnEvents(
+      bus,
+      "local",
+      seqs.map((seq) => ({ sessionId: "s1", source: "app", seq, tokenCount: turns[seq - 1]?.tokenCount ?? 0 })),
+      new Date(),
+    );
 
   it("folds each turn into the note once, in order, whatever order and how often the events come", async () => {
     const turns = turnsOf(30);
@@ -107,7 +131,10 @@ describe("note-worker", () => {
     await publish(seqs, turns);
     for (const seq of seqs) {
       const data = { sessionId: "s1", source: "app", seq, tokenCount: turns[seq - 1]?.tokenCount ?? 0 };
-      await bus.publish("loupe.turn.appended.local.s1", encodeEnvelope({ type: "turn.appended", id: `again-${String(seq)}`, tenant: "local", time: new Date().toISOString(), data }));
+      await bus.publish(
+        "loupe.turn.appended.local.s1",
+        encodeEnvelope({ type: "turn.appended", id: `again-${String(seq)}`, tenant: "local", time: new Date().toISOString(), data }),
+      );
     }
     const expected = await referenceNote(turns);
     assert.ok(expected && expected.version >= 3);
@@ -127,11 +154,24 @@ describe("note-worker", () => {
     assert.deepEqual(outcomes, ["retried", "acked"]);
   });
 
+  it("takes over a session whose lease holder died mid-run: the deferred event comes back once the lease lapses", async () => {
+    const turns = turnsOf(8);
+    const sessions = await start(turns, undefined, { LOUPE_NOTE_LEASE_MS: "1000" });
+    // A replica killed while it held the session: nobody releases the lease or runs once more.
+    assert.equal(await sessions.acquireLease("local", "s1", "killed-replica/1", 1000), true);
+    await publish([8], turns);
+    await until(async () => (await sessions.getNote("local", "s1")) !== undefined);
+    assert.deepEqual(outcomes, ["deferred", "acked"]);
+  });
+
   it("dead-letters an event that fails for good, with the reason, and never retries it", async () => {
     const turns = turnsOf(8);
     await start(turns, { count: 100, code: "internal" });
     await publish([8], turns);
-    await bus.publish("loupe.turn.appended.local.s2", encodeEnvelope({ type: "turn.appended", id: "x", tenant: "local", time: new Date().toISOString(), data: { sessionId: "s2" } }));
+    await bus.publish(
+      "loupe.turn.appended.local.s2",
+      encodeEnvelope({ type: "turn.appended", id: "x", tenant: "local", time: new Date().toISOString(), data: { sessionId: "s2" } }),
+    );
     const dead: BusMessage[] = [];
     const subscription = await bus.consume(DEAD_LETTER_STREAM, {
       durable: "dlq-reader",

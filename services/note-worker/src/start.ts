@@ -1,36 +1,42 @@
 import type { Summarizer } from "@loupe/conversation";
-import { createSummarizerFor } from "@loupe/summarizer";
 import { defaultStreamConfig, LOUPE_STREAM, type Bus, type Subscription } from "@loupe/events";
-import { createHealthReporter, DEFAULT_MAX_RESULT_BYTES, startGrpcServer } from "@loupe/grpc";
+import { createHealthReporter, startGrpcServer } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
 import { createSourceRules, type SourceRule } from "@loupe/rules";
 import { startHttpServer, type Logger } from "@loupe/runtime";
 import { createSessionStore } from "@loupe/session-store";
-import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
+import type { StateStore } from "@loupe/state-store";
 import type { NoteWorkerConfig } from "./config.js";
 import { deadLetterStreamConfig } from "./dead-letter.js";
 import { handleEvent, type EventOutcome } from "./handle-event.js";
-import { createTurnReader, type TurnReader } from "./turn-reader.js";
+import type { TurnReader } from "./turn-reader.js";
 
 export { loadConfig, DEFAULT_NATS_URL } from "./config.js";
 export type { NoteWorkerConfig } from "./config.js";
 export type { EventOutcome } from "./handle-event.js";
 export { DEAD_LETTER_STREAM } from "./dead-letter.js";
+export { createTurnReader } from "./turn-reader.js";
+export type { TurnReader } from "./turn-reader.js";
 
-/** What the composition root supplies. */
+/**
+ * Everything the note-worker talks to, built by its composition root (`run.ts` for `loupe
+ * note-worker`, `services/loupe` for embedded mode), which also closes them after `stop()`.
+ */
 export interface NoteWorkerDeps {
   logger: Logger;
   bus: Bus;
-  /** Notes, rules and sessions; defaults to Redis at config.redisUrl, or in-process state when unset. */
-  state?: StateStore;
-  /** The turn logs; defaults to the archive's gRPC ReadTurns at config.archiveAddress. */
-  turns?: TurnReader;
-  /** The summarizer a source's rule selects; defaults to the rule's settings over config.summarizer (extractive when none). */
-  summarizerFor?: (rule: SourceRule) => Summarizer;
+  /** Notes, rules and sessions: Redis, or an in-process store. */
+  state: StateStore;
+  /** The turn logs (the archive's ReadTurns). */
+  turns: TurnReader;
+  /** The summarizer a source's rule selects. */
+  summarizerFor: (rule: SourceRule) => Summarizer;
   /** Sees each handled message (tests, metrics). */
   onEvent?: (subject: string, outcome: EventOutcome) => void;
   /** Serve gRPC Health and GET /healthz on their own ports (default true; embedded mode relies on the gateway's). */
   endpoints?: boolean;
+  /** This process's metrics for GET /metrics (the composition root's telemetry). */
+  metricsText?: () => Promise<string>;
 }
 
 /** A running note-worker. */
@@ -52,11 +58,8 @@ export async function startNoteWorker(config: NoteWorkerConfig, deps: NoteWorker
   const { logger, bus } = deps;
   await bus.ensureStream(defaultStreamConfig());
   await bus.ensureStream(deadLetterStreamConfig());
-  const ownState = deps.state === undefined;
-  const state = deps.state ?? (config.redisUrl === undefined ? createMemoryStateStore() : createRedisStateStore({ url: config.redisUrl }));
-  const turns = deps.turns ?? createTurnReader(config.archiveAddress, DEFAULT_MAX_RESULT_BYTES);
+  const { state, turns } = deps;
   const counter = createTokenCounter();
-  const chooseSummarizer = createSummarizerFor(config.summarizer, process.env, { countTokens: (text) => counter.count(text) });
   const handlerDeps = {
     bus,
     durable: config.durableName,
@@ -66,7 +69,7 @@ export async function startNoteWorker(config: NoteWorkerConfig, deps: NoteWorker
       sessions: createSessionStore(state),
       rules: createSourceRules(state),
       turns,
-      summarizerFor: deps.summarizerFor ?? ((rule: SourceRule) => chooseSummarizer(rule.summarizer)),
+      summarizerFor: deps.summarizerFor,
       countNoteTokens: (text: string) => counter.count(text),
       workerId: config.workerId,
       leaseMs: config.leaseMs,
@@ -88,8 +91,17 @@ export async function startNoteWorker(config: NoteWorkerConfig, deps: NoteWorker
   });
   const health = createHealthReporter([HEALTH_SERVICE]);
   const serve = deps.endpoints !== false;
-  const grpc = serve ? await startGrpcServer({ host: config.grpcHost, port: config.grpcPort, maxResultBytes: 1024 * 1024, services: [health.registration] }) : undefined;
-  const http = serve ? await startHttpServer({ host: config.httpHost, port: config.httpPort, isHealthy: () => health.isServing() }) : undefined;
+  const grpc = serve
+    ? await startGrpcServer({ host: config.grpcHost, port: config.grpcPort, maxResultBytes: 1024 * 1024, services: [health.registration] })
+    : undefined;
+  const http = serve
+    ? await startHttpServer({
+        host: config.httpHost,
+        port: config.httpPort,
+        isHealthy: () => health.isServing(),
+        ...(deps.metricsText === undefined ? {} : { metricsText: deps.metricsText }),
+      })
+    : undefined;
   logger.info("note-worker started", { durable: config.durableName, workerId: config.workerId, grpcPort: grpc?.port, httpPort: http?.port });
   return {
     grpcPort: grpc?.port ?? 0,
@@ -99,8 +111,6 @@ export async function startNoteWorker(config: NoteWorkerConfig, deps: NoteWorker
       await subscription.stop();
       await grpc?.shutdown();
       await http?.close();
-      if (deps.turns === undefined) turns.close();
-      if (ownState) await state.close();
     },
   };
 }

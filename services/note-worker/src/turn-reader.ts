@@ -1,8 +1,5 @@
-import { readTurnPages, type Turn } from "@loupe/conversation";
-import { createGrpcClient } from "@loupe/grpc";
-import { ArchiveService } from "@loupe/proto";
-
-const TENANT_METADATA_KEY = "x-loupe-tenant";
+import { readTurnLog, type ArchiveClient } from "@loupe/archive-client";
+import type { Turn } from "@loupe/conversation";
 
 /** What the worker reads of a session's log. */
 export interface TurnReader {
@@ -16,15 +13,10 @@ export interface TurnReader {
   close(): void;
 }
 
-/** A reader over the archive's gRPC ReadTurns at `address`. */
-export function createTurnReader(address: string, maxResultBytes: number): TurnReader {
-  const client = createGrpcClient(ArchiveService, address, { maxResultBytes });
+/** A {@link TurnReader} over the archive client. */
+export function createTurnReader(archive: ArchiveClient): TurnReader {
   return {
-    async read(tenant, sessionId, range, signal) {
-      const options = { metadata: { [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) };
-      const { turns, systemPrompt, toolsJson } = await readTurnPages((page) => client.readTurns({ sessionId, ...page }, options), range);
-      return { turns, systemPrompt, toolsJson };
-    },
-    close: () => client.close(),
+    read: (tenant, sessionId, range, signal) => readTurnLog(archive, tenant, sessionId, range, signal),
+    close: () => archive.close(),
   };
 }

@@ -4,6 +4,7 @@ import type { SourceRule, SourceRules } from "@loupe/rules";
 import type { Logger } from "@loupe/runtime";
 import type { SessionStore } from "@loupe/session-store";
 import { summarizeWithFallback } from "@loupe/summarizer";
+import { countMetric, recordMetric } from "@loupe/telemetry";
 import type { TurnReader } from "./turn-reader.js";
 
 /** What a note update needs. */
@@ -110,21 +111,38 @@ async function catchUp(
     const run = contiguousAfter((await deps.turns.read(tenant, sessionId, { startSeq: covered + 1, endSeq: 0 }, options.signal)).turns, covered);
     const cut = updates < MAX_UPDATES_PER_EVENT ? nextCut(run, threshold) : undefined;
     if (cut === undefined) {
+      recordMetric(
+        "loupe.note.lag_tokens",
+        run.reduce((total, turn) => total + turn.tokenCount, 0),
+      );
       const seen = covered + run.length;
       const current = await sessions.getProgress(tenant, sessionId);
       if (seen > current.seenThroughSeq) await sessions.compareAndSetProgress(tenant, sessionId, current, { seenThroughSeq: seen });
       return updates > 0 ? { kind: "updated", updates } : { kind: "pending" };
     }
     const newTurns = run.slice(0, cut + 1);
-    const next = await foldIntoNote(deps, tenant, { sessionId, owner, rule, note, newTurns, contextWindowTokens: meta.contextWindowTokens, systemHash: meta.systemHash, toolsHash: meta.toolsHash }, options);
+    const next = await foldIntoNote(
+      deps,
+      tenant,
+      { sessionId, owner, rule, note, newTurns, contextWindowTokens: meta.contextWindowTokens, systemHash: meta.systemHash, toolsHash: meta.toolsHash },
+      options,
+    );
     // Still the holder? If the lease lapsed, another run took over from the stored note: leave it to that run.
     if (!(await sessions.acquireLease(tenant, sessionId, owner, deps.leaseMs))) return updates > 0 ? { kind: "updated", updates } : { kind: "deferred" };
     // A note written meanwhile (PutNote, Compact's fallback) wins; the loop starts again from it.
     if (await sessions.putNote(tenant, sessionId, note?.version ?? 0, next.note)) {
       updates += 1;
       const { version, coveredThroughSeq, author } = next.note;
+      countMetric("loupe.note.updates", { author });
       // The vendor's prompt cache: how much of the request it served (the fork reuses the session's prefix).
-      deps.logger.info("note updated", { sessionId, version, coveredThroughSeq, author, inputTokens: next.inputTokens, cachedInputTokens: next.cachedInputTokens });
+      deps.logger.info("note updated", {
+        sessionId,
+        version,
+        coveredThroughSeq,
+        author,
+        inputTokens: next.inputTokens,
+        cachedInputTokens: next.cachedInputTokens,
+      });
     }
   }
 }
@@ -132,7 +150,16 @@ async function catchUp(
 async function foldIntoNote(
   deps: NoteUpdaterDeps,
   tenant: string,
-  input: { sessionId: string; owner: string; rule: SourceRule; note: NoteRecord | undefined; newTurns: Turn[]; contextWindowTokens: number; systemHash: string; toolsHash: string },
+  input: {
+    sessionId: string;
+    owner: string;
+    rule: SourceRule;
+    note: NoteRecord | undefined;
+    newTurns: Turn[];
+    contextWindowTokens: number;
+    systemHash: string;
+    toolsHash: string;
+  },
   options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
 ): Promise<{ note: NoteRecord; inputTokens?: number; cachedInputTokens?: number }> {
   const summarizer = deps.summarizerFor(input.rule);
@@ -142,21 +169,45 @@ async function foldIntoNote(
   if (summarizer.name !== "extractive") {
     const base = await deps.sessions.getBase(tenant, input.sessionId);
     const from = (base?.seq ?? 0) + 1;
-    const read = await deps.turns.read(tenant, input.sessionId, { startSeq: from, endSeq: Math.max(from, covered), systemHash: input.systemHash, toolsHash: input.toolsHash }, options.signal);
+    const read = await deps.turns.read(
+      tenant,
+      input.sessionId,
+      { startSeq: from, endSeq: Math.max(from, covered), systemHash: input.systemHash, toolsHash: input.toolsHash },
+      options.signal,
+    );
     prefix = { turns: read.turns.filter((turn) => turn.seq <= covered), systemPrompt: read.systemPrompt, toolsJson: read.toolsJson };
   }
   const maxNoteTokens = Math.max(256, Math.min(deps.maxNoteTokens, Math.floor(input.contextWindowTokens / 10)));
+  // The saved originals of the calls these turns answer (from the result events): the note cites them.
+  const savedResults = await deps.sessions.getSavedResults(
+    tenant,
+    input.sessionId,
+    input.newTurns.flatMap((turn) => turn.toolResults.map((result) => result.toolUseId)),
+  );
   const renew = (): void => {
     options.onProgress();
     void deps.sessions.acquireLease(tenant, input.sessionId, input.owner, deps.leaseMs).catch(() => undefined);
   };
   const { draft, author, failedCode } = await summarizeWithFallback(
     summarizer,
-    { systemPrompt: prefix.systemPrompt, toolsJson: prefix.toolsJson, previous: input.note, coveredTurns: prefix.turns, newTurns: input.newTurns, maxNoteTokens },
+    {
+      systemPrompt: prefix.systemPrompt,
+      toolsJson: prefix.toolsJson,
+      previous: input.note,
+      coveredTurns: prefix.turns,
+      newTurns: input.newTurns,
+      maxNoteTokens,
+      savedResults,
+    },
     { onProgress: renew, lastAttempt: options.lastAttempt, ...(options.signal ? { signal: options.signal } : {}) },
   );
-  if (failedCode !== undefined) deps.logger.warn("summarizer failed; the extractive summarizer writes this note", { summarizer: summarizer.name, code: failedCode });
+  if (failedCode !== undefined)
+    deps.logger.warn("summarizer failed; the extractive summarizer writes this note", { summarizer: summarizer.name, code: failedCode });
   const last = input.newTurns.at(-1)?.seq ?? covered;
   const note = { text: draft.text, coveredThroughSeq: last, version: (input.note?.version ?? 0) + 1, state: draft.state, author };
-  return { note, ...(draft.inputTokens === undefined ? {} : { inputTokens: draft.inputTokens }), ...(draft.cachedInputTokens === undefined ? {} : { cachedInputTokens: draft.cachedInputTokens }) };
+  return {
+    note,
+    ...(draft.inputTokens === undefined ? {} : { inputTokens: draft.inputTokens }),
+    ...(draft.cachedInputTokens === undefined ? {} : { cachedInputTokens: draft.cachedInputTokens }),
+  };
 }

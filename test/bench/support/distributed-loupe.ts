@@ -28,7 +28,11 @@ export async function startDistributedLoupe(): Promise<DistributedLoupe> {
   try {
     const archivePort = await freePort();
     const gatewayPort = await freePort();
-    const archive = startLoupeProcess(["archive"], { ...s3ProcessEnv(s3TestEnv(), bucket), LOUPE_GRPC_PORT: String(archivePort), LOUPE_HTTP_PORT: String(await freePort()) });
+    const archive = startLoupeProcess(["archive"], {
+      ...s3ProcessEnv(s3TestEnv(), bucket),
+      LOUPE_GRPC_PORT: String(archivePort),
+      LOUPE_HTTP_PORT: String(await freePort()),
+    });
     processes.push(archive);
     const gateway = startLoupeProcess(["gateway"], {
       LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`,

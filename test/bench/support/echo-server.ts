@@ -52,7 +52,9 @@ export function createEchoClient(address: string): EchoClient {
   return {
     echo: (bytes) =>
       new Promise((resolve, reject) => {
-        channel.makeUnaryRequest(ECHO_PATH, same, same, bytes, (error, answer) => (error || answer === undefined ? reject(error ?? new Error("no answer")) : resolve(answer)));
+        channel.makeUnaryRequest(ECHO_PATH, same, same, bytes, (error, answer) =>
+          error || answer === undefined ? reject(error ?? new Error("no answer")) : resolve(answer),
+        );
       }),
     close: () => channel.close(),
   };
@@ -67,7 +69,9 @@ export interface EchoProcess {
 
 /** Spawns echo-process.ts the way `loupe serve` is spawned (node, the `source` condition, tsx). */
 export async function startEchoProcess(): Promise<EchoProcess> {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("echo-process.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("echo-process.ts", import.meta.url))], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");

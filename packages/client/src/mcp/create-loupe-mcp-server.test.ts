@@ -3,6 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
 import {
+  PutNoteResponseSchema,
+  RequestHandoverResponseSchema,
   GetSourceLimitResponseSchema,
   ReadHistoryResponseSchema,
   RecoverResponseSchema,
@@ -68,15 +70,29 @@ function fakeApi(calls: Calls): LoupeMcpApi {
       return create(SetSourceLimitResponseSchema, { limit: { ...request.limit, version: 2 } });
     },
     getSourceLimit: async () => create(GetSourceLimitResponseSchema, { limit: { keepLimitChars: 9000, version: 2 } }),
+    putNote: async (request) => {
+      calls.other.push(`putNote ${request.sessionId ?? ""} ${String(request.coveredThroughSeq)}`);
+      return create(PutNoteResponseSchema, {
+        note: { text: request.text ?? "", coveredThroughSeq: request.coveredThroughSeq ?? 0, version: 3, author: "model" },
+      });
+    },
+    requestHandover: async (request) => {
+      calls.other.push(`requestHandover ${request.sessionId ?? ""} ${request.reason ?? ""}`);
+      return create(RequestHandoverResponseSchema, { compactionReason: `requested: ${request.reason ?? ""}` });
+    },
   };
 }
 
 type ToolAnswer = Awaited<ReturnType<Client["callTool"]>>;
 const texts = (answer: ToolAnswer): string[] => (answer.content as { type: string; text?: string }[]).map((block) => block.text ?? `<${block.type}>`);
 
-async function connect(admin: boolean, onError?: (error: unknown, tool: string) => void): Promise<{ client: Client; calls: Calls; close: () => Promise<void> }> {
+async function connect(
+  admin: boolean,
+  onError?: (error: unknown, tool: string) => void,
+  sessionId?: string,
+): Promise<{ client: Client; calls: Calls; close: () => Promise<void> }> {
   const calls: Calls = { recover: [], searchResult: [], setSourceLimit: [], other: [] };
-  const server = createLoupeMcpServer(fakeApi(calls), { admin, ...(onError ? { onError } : {}) });
+  const server = createLoupeMcpServer(fakeApi(calls), { admin, ...(onError ? { onError } : {}), ...(sessionId === undefined ? {} : { sessionId }) });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test", version: "0.0.0" });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
@@ -100,7 +116,16 @@ describe("createLoupeMcpServer", () => {
 
   it("lists its tools with input schemas and announces instructions", async () => {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["get_app_limit", "read_history", "read_result", "search_history", "search_result", "set_app_limit"]);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      "get_app_limit",
+      "put_note",
+      "read_history",
+      "read_result",
+      "request_handover",
+      "search_history",
+      "search_result",
+      "set_app_limit",
+    ]);
     const read = tools.find((tool) => tool.name === "read_result");
     assert.deepEqual(read?.inputSchema.required, ["result_id"]);
     assert.ok(Object.keys(read?.inputSchema.properties ?? {}).includes("start_line"));
@@ -109,13 +134,16 @@ describe("createLoupeMcpServer", () => {
   });
 
   it("read_result sends the range and answers header, exact text and the next call", async () => {
-    const answer = await session.client.callTool({ name: "read_result", arguments: { result_id: RESULT_ID, start_line: 101, end_line: 250, budget_tokens: 500 } });
+    const answer = await session.client.callTool({
+      name: "read_result",
+      arguments: { result_id: RESULT_ID, start_line: 101, end_line: 250, budget_tokens: 500 },
+    });
     assert.equal(answer.isError, undefined);
     assert.deepEqual(session.calls.recover.at(-1), { resultId: RESULT_ID, startLine: 101, endLine: 250, budgetTokens: 500 });
     assert.deepEqual(texts(answer), [
       `[result ${RESULT_ID}, lines 101–102 of 300, bytes 900–918 of 3000]`,
       "line 101\nline 102\n",
-      `next: call read_result with {"result_id":"${RESULT_ID}","cursor":"CURSOR1","budget_tokens":500}`,
+      `next: call read_result (tool of the "loupe" MCP server, e.g. mcp__loupe__read_result) with {"result_id":"${RESULT_ID}","cursor":"CURSOR1","budget_tokens":500}`,
     ]);
   });
 
@@ -125,7 +153,7 @@ describe("createLoupeMcpServer", () => {
     assert.deepEqual(texts(first), [
       `[result ${RESULT_ID} (300 lines), pattern "ERROR": matches 3–3]`,
       "41:ERROR disk full\n",
-      `next: call search_result with {"result_id":"${RESULT_ID}","pattern":"ERROR","cursor":"PCURSOR"}`,
+      `next: call search_result (tool of the "loupe" MCP server, e.g. mcp__loupe__search_result) with {"result_id":"${RESULT_ID}","pattern":"ERROR","cursor":"PCURSOR"}`,
     ]);
     await session.client.callTool({ name: "search_result", arguments: { result_id: RESULT_ID, pattern: "ERROR", cursor: "PCURSOR" } });
     assert.deepEqual(session.calls.searchResult.at(-1), { resultId: RESULT_ID, cursor: "PCURSOR" });
@@ -138,9 +166,15 @@ describe("createLoupeMcpServer", () => {
     assert.deepEqual(texts(found), [
       '[session s1: 2 turn(s) match "parser"; showing 1]',
       "turn:3: TypeError in parser.ts",
-      'read a turn: call read_history with {"session_id":"s1","address":"turn:3"}',
+      'read a turn: call read_history (tool of the "loupe" MCP server, e.g. mcp__loupe__read_history) with {"session_id":"s1","address":"turn:3"}',
     ]);
     assert.deepEqual(session.calls.other, ["readHistory s1 turn:1", "searchHistory parser 1"]);
+  });
+
+  it("without a session of its own, asks for session_id", async () => {
+    const read = await session.client.callTool({ name: "read_history", arguments: { address: "turn:1" } });
+    assert.equal(read.isError, true);
+    assert.match(texts(read)[0] ?? "", /^invalid_argument: session_id is required/);
   });
 
   it("refuses set_app_limit without the admin permission, and never calls Loupe", async () => {
@@ -173,11 +207,43 @@ describe("createLoupeMcpServer", () => {
   });
 });
 
+describe("createLoupeMcpServer: the model's own handover", () => {
+  it("put_note and request_handover reach Loupe for the server's session, or a named one", async () => {
+    const session = await connect(false, undefined, "s-own");
+    try {
+      const put = await session.client.callTool({ name: "put_note", arguments: { text: "## Objective\nfix the parser", covered_through_seq: 12 } });
+      assert.deepEqual(texts(put), ["[session s-own: note version 3 stands for turns 1–12]"]);
+      const asked = await session.client.callTool({ name: "request_handover", arguments: { session_id: "other", reason: "finished the investigation" } });
+      assert.deepEqual(texts(asked), ['[session other: handover requested; the runtime sees compaction_due, "requested: finished the investigation"]']);
+      assert.deepEqual(session.calls.other, ["putNote s-own 12", "requestHandover other finished the investigation"]);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe("createLoupeMcpServer started for a session", () => {
+  it("reads and searches that session when a call names none, and a named one otherwise", async () => {
+    const session = await connect(false, undefined, "s-started");
+    try {
+      const read = await session.client.callTool({ name: "read_history", arguments: { address: "turn:1" } });
+      assert.equal(texts(read)[0], "[session s-started: turn:1]");
+      await session.client.callTool({ name: "read_history", arguments: { session_id: "other", address: "turn:1" } });
+      assert.deepEqual(session.calls.other, ["readHistory s-started turn:1", "readHistory other turn:1"]);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe("createLoupeMcpServer with admin", () => {
   it("sends set_app_limit as a partial update and answers the stored rule", async () => {
     const session = await connect(true);
     try {
-      const answer = await session.client.callTool({ name: "set_app_limit", arguments: { source: "app", keep_limit_chars: 9000, keep_tools: ["bash"], mode: "cut" } });
+      const answer = await session.client.callTool({
+        name: "set_app_limit",
+        arguments: { source: "app", keep_limit_chars: 9000, keep_tools: ["bash"], mode: "cut" },
+      });
       assert.equal(answer.isError, undefined);
       assert.deepEqual(session.calls.setSourceLimit, [{ source: "app", limit: { keepLimitChars: 9000, keepTools: { values: ["bash"] }, mode: "cut" } }]);
       assert.deepEqual(texts(answer), ['app "app" rule: {"keep_limit_chars":9000,"keep_tools":{"values":["bash"]},"mode":"cut","version":2}']);

@@ -2,9 +2,22 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import type { LoupeMcpApi } from "./loupe-mcp-api.js";
 import { budgetTokensField, optionalCount } from "./schema-fields.js";
-import { definedFields, nextCall, runTool, textResult, type McpToolErrorSink } from "./tool-output.js";
+import { AppError } from "@loupe/errors";
+import { definedFields, nextCall, runTool, textResult, toolReference, type McpToolContext } from "./tool-output.js";
 
-const sessionIdField = z.string().min(1).describe("The conversation's session id, as Loupe's notes or the agent runtime give it.");
+const sessionIdField = z
+  .string()
+  .min(1)
+  .describe("The conversation's session id, as Loupe's handover note names it (leave it out for the session this server was started for).")
+  .optional();
+
+/** The session a call reads: its own, else the server's. */
+function sessionOf(given: string | undefined, context: McpToolContext): string {
+  const session = given ?? context.sessionId;
+  if (session === undefined)
+    throw new AppError("invalid_argument", "session_id is required: this server was started for no session (loupe mcp --session, or LOUPE_SESSION_ID)");
+  return session;
+}
 
 const readHistoryInput = {
   session_id: sessionIdField,
@@ -22,7 +35,8 @@ const searchHistoryInput = {
 };
 
 /** Registers read_history and search_history (ConversationService). */
-export function registerHistoryTools(server: McpServer, api: LoupeMcpApi, onError: McpToolErrorSink | undefined): void {
+export function registerHistoryTools(server: McpServer, api: LoupeMcpApi, context: McpToolContext): void {
+  const { onError } = context;
   server.registerTool(
     "read_history",
     {
@@ -35,8 +49,9 @@ export function registerHistoryTools(server: McpServer, api: LoupeMcpApi, onErro
     },
     (args, extra) =>
       runTool("read_history", onError, async () => {
+        const sessionId = sessionOf(args.session_id, context);
         const request = definedFields({
-          sessionId: args.session_id,
+          sessionId,
           address: args.address,
           startSeq: args.start_seq,
           endSeq: args.end_seq,
@@ -44,9 +59,17 @@ export function registerHistoryTools(server: McpServer, api: LoupeMcpApi, onErro
           budgetTokens: args.budget_tokens,
         });
         const response = await api.readHistory(request, { signal: extra.signal });
-        const served = response.startSeq === 0 ? "no turns" : response.startSeq === response.endSeq ? `turn:${String(response.startSeq)}` : `turns ${String(response.startSeq)}–${String(response.endSeq)}`;
-        const next = response.nextCursor === "" ? "" : nextCall("read_history", { session_id: args.session_id, cursor: response.nextCursor, budget_tokens: args.budget_tokens });
-        return textResult(`[session ${args.session_id}: ${served}]`, response.text, next);
+        const served =
+          response.startSeq === 0
+            ? "no turns"
+            : response.startSeq === response.endSeq
+              ? `turn:${String(response.startSeq)}`
+              : `turns ${String(response.startSeq)}–${String(response.endSeq)}`;
+        const next =
+          response.nextCursor === ""
+            ? ""
+            : nextCall(context, "read_history", { session_id: sessionId, cursor: response.nextCursor, budget_tokens: args.budget_tokens });
+        return textResult(`[session ${sessionId}: ${served}]`, response.text, next);
       }),
   );
 
@@ -62,16 +85,17 @@ export function registerHistoryTools(server: McpServer, api: LoupeMcpApi, onErro
     },
     (args, extra) =>
       runTool("search_history", onError, async () => {
-        const response = await api.searchHistory(definedFields({ sessionId: args.session_id, query: args.query, limit: args.limit }), { signal: extra.signal });
+        const sessionId = sessionOf(args.session_id, context);
+        const response = await api.searchHistory(definedFields({ sessionId, query: args.query, limit: args.limit }), { signal: extra.signal });
         const query = JSON.stringify(args.query);
-        if (response.hits.length === 0) return textResult(`[session ${args.session_id}: no turn matches ${query}]`);
+        if (response.hits.length === 0) return textResult(`[session ${sessionId}: no turn matches ${query}]`);
         const shown = response.hits.length < response.matchCount ? `; showing ${String(response.hits.length)}` : "";
         const lines = response.hits.map((hit) => `${hit.address}: ${hit.snippet}`).join("\n");
         const first = response.hits[0]?.address ?? "";
         return textResult(
-          `[session ${args.session_id}: ${String(response.matchCount)} turn(s) match ${query}${shown}]`,
+          `[session ${sessionId}: ${String(response.matchCount)} turn(s) match ${query}${shown}]`,
           lines,
-          `read a turn: call read_history with ${JSON.stringify({ session_id: args.session_id, address: first })}`,
+          `read a turn: call ${toolReference(context, "read_history")} with ${JSON.stringify({ session_id: sessionId, address: first })}`,
         );
       }),
   );

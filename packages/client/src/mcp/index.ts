@@ -13,3 +13,4 @@ export { ADMIN_REQUIRED_MESSAGE } from "./limit-tools.js";
 export type { LoupeMcpServerOptions } from "./create-loupe-mcp-server.js";
 export type { LoupeMcpApi, LoupeMcpCall, LoupeMcpCallOptions } from "./loupe-mcp-api.js";
 export type { McpToolErrorSink } from "./tool-output.js";
+export { describeView, viewsParagraph, type FieldViewLine } from "./view-lines.js";

@@ -1,7 +1,13 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type {
+  PutNoteRequestSchema,
+  PutNoteResponse,
+  RequestHandoverRequestSchema,
+  RequestHandoverResponse,
   GetSourceLimitRequestSchema,
   GetSourceLimitResponse,
+  ListEntriesRequestSchema,
+  ListEntriesResponse,
   ReadHistoryRequestSchema,
   ReadHistoryResponse,
   RecoverRequestSchema,
@@ -36,10 +42,16 @@ export interface LoupeMcpApi {
   readHistory: LoupeMcpCall<MessageInitShape<typeof ReadHistoryRequestSchema>, ReadHistoryResponse>;
   /** ConversationService.SearchHistory. */
   searchHistory: LoupeMcpCall<MessageInitShape<typeof SearchHistoryRequestSchema>, SearchHistoryResponse>;
+  /** ConversationService.PutNote: a note the model wrote itself. */
+  putNote: LoupeMcpCall<MessageInitShape<typeof PutNoteRequestSchema>, PutNoteResponse>;
+  /** ConversationService.RequestHandover. */
+  requestHandover: LoupeMcpCall<MessageInitShape<typeof RequestHandoverRequestSchema>, RequestHandoverResponse>;
   /** RulesService.SetSourceLimit (a partial update). */
   setSourceLimit: LoupeMcpCall<MessageInitShape<typeof SetSourceLimitRequestSchema>, SetSourceLimitResponse>;
   /** RulesService.GetSourceLimit. */
   getSourceLimit: LoupeMcpCall<MessageInitShape<typeof GetSourceLimitRequestSchema>, GetSourceLimitResponse>;
+  /** LedgerService.ListEntries: what Loupe did to the context (absent: no `ledger` tool). */
+  listLedgerEntries?: LoupeMcpCall<MessageInitShape<typeof ListEntriesRequestSchema>, ListEntriesResponse>;
 }
 
 /** A {@link LoupeMcpApi} over a gRPC {@link LoupeClient} (its deadlines and retries apply). */
@@ -49,7 +61,10 @@ export function loupeMcpApiFromClient(client: LoupeClient): LoupeMcpApi {
     searchResult: (request, options) => client.recover(request, options),
     readHistory: (request, options) => client.readHistory(request, options),
     searchHistory: (request, options) => client.searchHistory(request, options),
+    putNote: (request, options) => client.putNote(request, options),
+    requestHandover: (request, options) => client.requestHandover(request, options),
     setSourceLimit: (request, options) => client.setSourceLimit(request, options),
     getSourceLimit: (request, options) => client.getSourceLimit(request, options),
+    listLedgerEntries: (request, options) => client.listLedgerEntries(request, options),
   };
 }

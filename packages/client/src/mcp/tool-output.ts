@@ -1,5 +1,6 @@
+import type { FieldViewLine } from "./view-lines.js";
 import { isAppError } from "@loupe/errors";
-import type { Part } from "@loupe/proto";
+import type { Media, Part } from "@loupe/proto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { mediaNotice } from "../view-blocks.js";
 
@@ -36,9 +37,40 @@ export function definedFields<T extends Record<string, unknown>>(value: T): { [K
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
-/** The line that tells the model the exact call that continues: `next: call TOOL with {…}`. */
-export function nextCall(tool: string, args: Record<string, string | number | undefined>): string {
-  return `next: call ${tool} with ${JSON.stringify(definedFields(args))}`;
+/** What every tool of one server shares: where errors go, the server's name, and the session it serves. */
+export interface McpToolContext {
+  onError: McpToolErrorSink | undefined;
+  /** The name the server announces (runtimes prefix its tools with it). */
+  serverName: string;
+  /** The session the server was started for: history tools use it when a call names none. */
+  sessionId: string | undefined;
+  /** The field views read_result's description lists (RulesService.ListViews when the server started). */
+  views?: readonly FieldViewLine[];
+}
+
+/**
+ * How a model finds one of the server's tools whatever prefix its runtime adds: `read_result
+ * (tool of the "loupe" MCP server, e.g. mcp__loupe__read_result)`.
+ */
+export function toolReference(context: Pick<McpToolContext, "serverName">, tool: string): string {
+  return `${tool} (tool of the ${JSON.stringify(context.serverName)} MCP server, e.g. mcp__${context.serverName}__${tool})`;
+}
+
+/** The line that tells the model the exact call that continues: `next: call TOOL (…) with {…}`. */
+export function nextCall(context: Pick<McpToolContext, "serverName">, tool: string, args: Record<string, string | number | undefined>): string {
+  return `next: call ${toolReference(context, tool)} with ${JSON.stringify(definedFields(args))}`;
+}
+
+/**
+ * A medium with its bytes as an MCP content block: an image or audio block for images and audio,
+ * an embedded resource (`loupe://result/<id>`) for any other file; undefined without bytes.
+ */
+export function mediaContent(media: Media): CallToolResult["content"][number] | undefined {
+  if (media.data.byteLength === 0) return undefined;
+  const data = Buffer.from(media.data).toString("base64");
+  if (media.mimeType.startsWith("image/")) return { type: "image", data, mimeType: media.mimeType };
+  if (media.mimeType.startsWith("audio/")) return { type: "audio", data, mimeType: media.mimeType };
+  return { type: "resource", resource: { uri: `loupe://result/${media.resultId || "unsaved"}`, mimeType: media.mimeType, blob: data } };
 }
 
 /** The text of parts, in order: text and json as they are, media as a notice line. */

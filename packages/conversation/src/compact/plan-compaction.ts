@@ -56,13 +56,20 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
   const usable = Math.max(0, input.contextLimitTokens - input.reserveTokens);
   const room = Math.floor(usable * (1 - COMPACT_SAFETY_MARGIN)) - input.prefixTokens;
   if (room <= 0) {
-    return { path: "impossible", room, reason: `system prompt and tools (${String(input.prefixTokens)} tokens) leave no room in ${String(usable)} tokens less the ${String(COMPACT_SAFETY_MARGIN * 100)}% margin` };
+    return {
+      path: "impossible",
+      room,
+      reason: `system prompt and tools (${String(input.prefixTokens)} tokens) leave no room in ${String(usable)} tokens less the ${String(COMPACT_SAFETY_MARGIN * 100)}% margin`,
+    };
   }
   const noteTokens = input.note?.tokens ?? 0;
   const uncoveredTokens = sum(input.uncovered);
   const watermarkSeq = input.note?.coveredThroughSeq ?? 0;
   if (noteTokens + uncoveredTokens <= room) {
-    const reason = input.note === undefined ? "the whole history fits; no note needed" : `the note covers through turn:${String(watermarkSeq)} and the ${String(input.uncovered.length)} turns after it fit`;
+    const reason =
+      input.note === undefined
+        ? "the whole history fits; no note needed"
+        : `the note covers through turn:${String(watermarkSeq)} and the ${String(input.uncovered.length)} turns after it fit`;
     return { path: "prepared", watermarkSeq, keep: [...input.uncovered], tokens: input.prefixTokens + noteTokens + uncoveredTokens, room, reason };
   }
   const noteBudgetTokens = Math.max(1, Math.min(MAX_FALLBACK_NOTE_TOKENS, Math.floor(room * FALLBACK_NOTE_SHARE)));

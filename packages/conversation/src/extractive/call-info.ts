@@ -30,7 +30,8 @@ const EDITOR_TOOL = /editor|str_replace|edit_file/i;
  */
 export function callInfoOf(call: Pick<TurnToolCall, "name" | "argsJson">): CallInfo {
   const parsed = parseArgs(call.argsJson);
-  const args: Readonly<Record<string, unknown>> = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const args: Readonly<Record<string, unknown>> =
+    typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   const command = typeof parsed === "string" ? parsed : commandOf(call.name, args);
   const files = filesOfCall(call.name, args, command);
   const name = oneLine(call.name) || "tool";

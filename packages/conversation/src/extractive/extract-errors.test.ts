@@ -8,12 +8,12 @@ describe("decisiveErrorLine()", () => {
   const cases: [string, string, string | undefined][] = [
     [
       "a Python traceback: the exception line",
-      "Traceback (most recent call last):\n  File \"<string>\", line 2, in <module>\n  File \"/testbed/astropy/__init__.py\", line 41, in <module>\n    from . import config\nModuleNotFoundError: No module named 'numpy'\n",
+      'Traceback (most recent call last):\n  File "<string>", line 2, in <module>\n  File "/testbed/astropy/__init__.py", line 41, in <module>\n    from . import config\nModuleNotFoundError: No module named \'numpy\'\n',
       "ModuleNotFoundError: No module named 'numpy'",
     ],
     [
       "a traceback with stdout interleaved: the exception, not the stray line",
-      "Traceback (most recent call last):\n  File \"/t/x.py\", line 5, in <module>\nTest 1: String content\n    return settings.X\n  File \"/t/conf.py\", line 57, in _setup\ndjango.core.exceptions.ImproperlyConfigured: Requested setting X, but settings are not configured.\n",
+      'Traceback (most recent call last):\n  File "/t/x.py", line 5, in <module>\nTest 1: String content\n    return settings.X\n  File "/t/conf.py", line 57, in _setup\ndjango.core.exceptions.ImproperlyConfigured: Requested setting X, but settings are not configured.\n',
       "django.core.exceptions.ImproperlyConfigured: Requested setting X, but settings are not configured.",
     ],
     [
@@ -21,10 +21,26 @@ describe("decisiveErrorLine()", () => {
       "=================================== FAILURES ===================================\n___________________________________ test_add ___________________________________\n\n    def test_add():\n>       assert add(1, 2) == 4\nE       assert 3 == 4\n\ntests/test_x.py:4: AssertionError\n=========================== short test summary info ============================\nFAILED tests/test_x.py::test_add - assert 3 == 4\n========================= 1 failed, 1 passed in 0.05s ==========================\n",
       "FAILED tests/test_x.py::test_add - assert 3 == 4",
     ],
-    ["tsc: the diagnostic", "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\nFound 1 error.\n", "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'."],
-    ["node --test TAP: the failing test", "> t@1 test\n> node --test\n\nnot ok 1 - adds numbers\n  ---\n  error: 'Expected values to be strictly equal'\n  ...\n# fail 1\nnpm ERR! Test failed.\n", "not ok 1 - adds numbers"],
-    ["pip: the first ERROR line", "ERROR: Could not find a version that satisfies the requirement erfa (from versions: none)\nERROR: No matching distribution found for erfa\n", "ERROR: Could not find a version that satisfies the requirement erfa (from versions: none)"],
-    ["an editor's refusal: the label with its message", "ERROR:\nNo replacement was performed, old_str `x` did not appear verbatim in /w/a.py.", "ERROR: No replacement was performed, old_str `x` did not appear verbatim in /w/a.py."],
+    [
+      "tsc: the diagnostic",
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\nFound 1 error.\n",
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ],
+    [
+      "node --test TAP: the failing test",
+      "> t@1 test\n> node --test\n\nnot ok 1 - adds numbers\n  ---\n  error: 'Expected values to be strictly equal'\n  ...\n# fail 1\nnpm ERR! Test failed.\n",
+      "not ok 1 - adds numbers",
+    ],
+    [
+      "pip: the first ERROR line",
+      "ERROR: Could not find a version that satisfies the requirement erfa (from versions: none)\nERROR: No matching distribution found for erfa\n",
+      "ERROR: Could not find a version that satisfies the requirement erfa (from versions: none)",
+    ],
+    [
+      "an editor's refusal: the label with its message",
+      "ERROR:\nNo replacement was performed, old_str `x` did not appear verbatim in /w/a.py.",
+      "ERROR: No replacement was performed, old_str `x` did not appear verbatim in /w/a.py.",
+    ],
     ["shell: command not found", "bash: pytest: command not found\n", "bash: pytest: command not found"],
   ];
   for (const [title, output, expected] of cases) {
@@ -65,7 +81,10 @@ describe("failureOf()", () => {
 
   it("takes grep's exit 1 without output as no match", () => {
     assert.equal(failureOf({ parts: [], isError: false, exitCode: 1 }, "search"), undefined);
-    assert.equal(failureOf({ parts: text("grep: x: No such file or directory\n"), isError: false, exitCode: 2 }, "search"), "grep: x: No such file or directory");
+    assert.equal(
+      failureOf({ parts: text("grep: x: No such file or directory\n"), isError: false, exitCode: 2 }, "search"),
+      "grep: x: No such file or directory",
+    );
   });
 });
 

@@ -22,7 +22,31 @@ const ERROR_WORDS =
   /\b(error|errors|failed|failure|fatal|exception|traceback|cannot|can't|could not|unable to|not found|no such file|no module named|permission denied|invalid|panic|segmentation fault|aborted|timed out|killed)\b/i;
 const SEARCHES = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack"]);
 // Shell programs that only show files or search: an error word in their output is content, not a failure.
-const READERS = new Set(["cat", "head", "tail", "sed", "nl", "less", "more", "bat", "grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "ls", "tree", "wc", "echo", "printf", "diff", "open", "git"]);
+const READERS = new Set([
+  "cat",
+  "head",
+  "tail",
+  "sed",
+  "nl",
+  "less",
+  "more",
+  "bat",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "ag",
+  "ack",
+  "find",
+  "ls",
+  "tree",
+  "wc",
+  "echo",
+  "printf",
+  "diff",
+  "open",
+  "git",
+]);
 
 /** The text of a tool result's text and JSON parts, joined with line ends. */
 export function resultText(result: Pick<TurnToolResult, "parts">): string {
@@ -50,7 +74,8 @@ export function decisiveErrorLine(output: string, loose: boolean): string | unde
   const kinds = classifyLines(raw, { text });
   // A line is judged by its start: some outputs have lines of megabytes.
   const lines = raw.map((line) => oneLine(line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line));
-  const evidence = (index: number): boolean => (kinds[index] === "diagnostic" || kinds[index] === "error" || kinds[index] === "failure") && !BANNER.test(lines[index] ?? "");
+  const evidence = (index: number): boolean =>
+    (kinds[index] === "diagnostic" || kinds[index] === "error" || kinds[index] === "failure") && !BANNER.test(lines[index] ?? "");
   const ranks: ((line: string, index: number) => boolean)[] = [
     (line, index) => kinds[index] === "summary_block" && SHORT_SUMMARY_VERDICT.test(line),
     (line, index) => evidence(index) && EXCEPTION_LINE.test(line),

@@ -4,7 +4,9 @@ import { callInfoOf } from "./call-info.js";
 import type { FileTouch } from "./extract-files.js";
 
 function touches(name: string, args: unknown): string[] {
-  return callInfoOf({ name, argsJson: typeof args === "string" ? args : JSON.stringify(args) }).files.map((touch: FileTouch) => `${touch.access} ${touch.path}`);
+  return callInfoOf({ name, argsJson: typeof args === "string" ? args : JSON.stringify(args) }).files.map(
+    (touch: FileTouch) => `${touch.access} ${touch.path}`,
+  );
 }
 
 describe("filesOfCall() through callInfoOf()", () => {
@@ -21,21 +23,51 @@ describe("filesOfCall() through callInfoOf()", () => {
     ["Anthropic text editor", "str_replace_based_edit_tool", { command: "str_replace", path: "lib/y.rb", old_str: "a", new_str: "b" }, ["edited lib/y.rb"]],
     ["Grep searches, touches nothing", "Grep", { pattern: "TODO", path: "src" }, []],
     ["Glob searches, touches nothing", "Glob", { pattern: "**/*.ts" }, []],
-    ["apply_patch tool", "apply_patch", { input: "*** Begin Patch\n*** Add File: src/new.py\n+x\n*** Update File: src/old.py\n@@\n-a\n+b\n*** Delete File: src/gone.py\n*** End Patch" }, ["created src/new.py", "edited src/old.py", "deleted src/gone.py"]],
+    [
+      "apply_patch tool",
+      "apply_patch",
+      { input: "*** Begin Patch\n*** Add File: src/new.py\n+x\n*** Update File: src/old.py\n@@\n-a\n+b\n*** Delete File: src/gone.py\n*** End Patch" },
+      ["created src/new.py", "edited src/old.py", "deleted src/gone.py"],
+    ],
     ["shell cat", "Bash", { command: "cat ./astropy/modeling/separable.py" }, ["read astropy/modeling/separable.py"]],
-    ["shell cat piped to grep", "bash", { command: "cd /testbed && cat astropy/io/fits/card.py | grep -n 'def _parse' -A 5" }, ["read astropy/io/fits/card.py"]],
+    [
+      "shell cat piped to grep",
+      "bash",
+      { command: "cd /testbed && cat astropy/io/fits/card.py | grep -n 'def _parse' -A 5" },
+      ["read astropy/io/fits/card.py"],
+    ],
     ["shell sed -n reads", "bash", { command: "sed -n '100,140p' django/db/models/query.py" }, ["read django/db/models/query.py"]],
     ["shell sed -i edits", "bash", { command: "sed -i 's/foo/bar/g' src/x.c src/y.c" }, ["edited src/x.c", "edited src/y.c"]],
     ["shell sed -i -e", "bash", { command: "sed -i.bak -e 's/a/b/' config.yaml" }, ["edited config.yaml"]],
-    ["heredoc create, body skipped", "bash", { command: "cat > test_fix.py << 'EOF'\ncat other.py\nrm important.py\nEOF\npython test_fix.py" }, ["created test_fix.py"]],
+    [
+      "heredoc create, body skipped",
+      "bash",
+      { command: "cat > test_fix.py << 'EOF'\ncat other.py\nrm important.py\nEOF\npython test_fix.py" },
+      ["created test_fix.py"],
+    ],
     ["echo append", "bash", { command: "echo 'x = 1' >> settings.py" }, ["edited settings.py"]],
     ["tee", "bash", { command: "printf 'a\\n' | tee out/result.txt" }, ["created out/result.txt"]],
-    ["cp and mv", "bash", { command: "cp a/separable.py a/separable.py.backup && mv tmp.txt final.txt" }, ["read a/separable.py", "created a/separable.py.backup", "deleted tmp.txt", "created final.txt"]],
+    [
+      "cp and mv",
+      "bash",
+      { command: "cp a/separable.py a/separable.py.backup && mv tmp.txt final.txt" },
+      ["read a/separable.py", "created a/separable.py.backup", "deleted tmp.txt", "created final.txt"],
+    ],
     ["rm", "bash", { command: "rm -f reproduce.py test_*.py" }, ["deleted reproduce.py"]],
     ["redirect to /dev/null and 2>&1 ignored", "bash", { command: "python run.py > /dev/null 2>&1" }, []],
-    ["python open() in an inline script", "bash", { command: "python3 -c \"\nwith open('pkg/mod.py', 'w') as f:\n    f.write(src)\n\"" }, ["edited pkg/mod.py"]],
+    [
+      "python open() in an inline script",
+      "bash",
+      { command: "python3 -c \"\nwith open('pkg/mod.py', 'w') as f:\n    f.write(src)\n\"" },
+      ["edited pkg/mod.py"],
+    ],
     ["Codex shell array", "shell", { command: ["bash", "-lc", "cat src/main.rs"] }, ["read src/main.rs"]],
-    ["Codex apply_patch through the shell", "shell", { command: ["apply_patch", "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch"] }, ["edited src/lib.rs"]],
+    [
+      "Codex apply_patch through the shell",
+      "shell",
+      { command: ["apply_patch", "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch"] },
+      ["edited src/lib.rs"],
+    ],
     ["SWE-agent raw command line", "open", "open src/sympy/core.py\n", ["read src/sympy/core.py"]],
     ["SWE-agent create", "create", "create reproduce.py\n", ["created reproduce.py"]],
     ["no file in a plain command", "bash", { command: "pip install -e . && pytest -x" }, []],

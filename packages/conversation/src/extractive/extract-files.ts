@@ -14,7 +14,14 @@ const FILE_PATH_KEYS = ["file_path", "filePath", "notebook_path", "target_file",
 // A search tool's `path` is where it searched, not a file it touched.
 const SEARCH_KEYS = ["pattern", "query", "regex", "glob"];
 const SEARCH_TOOL = /grep|glob|search|find|list|^ls$/i;
-const EDITOR_COMMANDS: Readonly<Record<string, FileAccess>> = { view: "read", create: "created", str_replace: "edited", insert: "edited", undo_edit: "edited", edit: "edited" };
+const EDITOR_COMMANDS: Readonly<Record<string, FileAccess>> = {
+  view: "read",
+  create: "created",
+  str_replace: "edited",
+  insert: "edited",
+  undo_edit: "edited",
+  edit: "edited",
+};
 const PATCH_HEADER = /^\*\*\* (Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
 // A script that opens a file (`open("a.py", "w")`): agents often edit files through small Python programs.
 const PYTHON_OPEN = /\bopen\(\s*(['"])([^'"\n]+)\1\s*(?:,\s*(?:mode\s*=\s*)?(['"])([rwabxt+]+)\3)?/g;
@@ -26,7 +33,10 @@ const EXTENSIONLESS = /^(Makefile|Dockerfile|Containerfile|Gemfile|Rakefile|Proc
  * option, a directory, a glob or shell expansion, /dev/…).
  */
 export function normalizePath(raw: string): string | undefined {
-  const path = raw.trim().replace(/\/{2,}/g, "/").replace(/(^|\/)(\.\/)+/g, "$1");
+  const path = raw
+    .trim()
+    .replace(/\/{2,}/g, "/")
+    .replace(/(^|\/)(\.\/)+/g, "$1");
   if (path === "" || path.length > LIMITS.pathChars || path.endsWith("/") || path === "." || path === "..") return undefined;
   if (/[\s*?$`{}<>|;&"'\\]|:\/\/|^-|^\/dev\/|^\/proc\//.test(path)) return undefined;
   return path;

@@ -9,12 +9,10 @@ import { renderNote } from "./render-note.js";
 
 describe("namesOf()", () => {
   it("finds snake_case, camelCase and PascalCase names once each, in order, and no plain words", () => {
-    assert.deepEqual(namesOf("Now _cstack calls separability_matrix; ValueError from parseArgs, then _cstack again. Linear1D is fine, Model and test are words."), [
-      "_cstack",
-      "separability_matrix",
-      "ValueError",
-      "parseArgs",
-    ]);
+    assert.deepEqual(
+      namesOf("Now _cstack calls separability_matrix; ValueError from parseArgs, then _cstack again. Linear1D is fine, Model and test are words."),
+      ["_cstack", "separability_matrix", "ValueError", "parseArgs"],
+    );
   });
 
   it("skips a word right after a backslash, and names too short or too long", () => {
@@ -49,7 +47,11 @@ describe("addNames()", () => {
 
 describe("the note's names in play", () => {
   it("lists the names the agent used, one line per turn that last used them, most recent first", () => {
-    const state = foldTurns(undefined, [userTurn(1, "Fix the reader."), assistantTurn(2, "load_block raises BufferTooSmall."), assistantTurn(4, "Patch load_block and read_header.")]);
+    const state = foldTurns(undefined, [
+      userTurn(1, "Fix the reader."),
+      assistantTurn(2, "load_block raises BufferTooSmall."),
+      assistantTurn(4, "Patch load_block and read_header."),
+    ]);
     const note = renderNote(state, 4, 4000);
     assert.match(note, /## Names in play\n- load_block, read_header \(turn:4\)\n- BufferTooSmall \(turn:2\)\n/);
   });

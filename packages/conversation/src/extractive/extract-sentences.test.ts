@@ -63,7 +63,13 @@ describe("isNextStep()", () => {
 describe("planOfArgs()", () => {
   it("keeps the open items of a TodoWrite or update_plan call", () => {
     assert.deepStrictEqual(
-      planOfArgs({ todos: [{ content: "Fix add()", status: "completed", activeForm: "Fixing" }, { content: "Update docs", status: "in_progress" }, { content: "Release", status: "pending" }] }),
+      planOfArgs({
+        todos: [
+          { content: "Fix add()", status: "completed", activeForm: "Fixing" },
+          { content: "Update docs", status: "in_progress" },
+          { content: "Release", status: "pending" },
+        ],
+      }),
       ["[in_progress] Update docs", "[pending] Release"],
     );
     assert.deepStrictEqual(planOfArgs({ plan: [{ step: "Write tests", status: "pending" }] }), ["[pending] Write tests"]);
@@ -73,6 +79,12 @@ describe("planOfArgs()", () => {
 
 describe("textOf()", () => {
   it("joins text parts and drops runtime reminders", () => {
-    assert.equal(textOf([{ type: "text", text: "<system-reminder>be brief</system-reminder>\nFix the bug." }, { type: "json", json: "{}" }]), "Fix the bug.");
+    assert.equal(
+      textOf([
+        { type: "text", text: "<system-reminder>be brief</system-reminder>\nFix the bug." },
+        { type: "json", json: "{}" },
+      ]),
+      "Fix the bug.",
+    );
   });
 });

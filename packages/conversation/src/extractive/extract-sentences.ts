@@ -20,7 +20,8 @@ const LOOK =
 const EXPLORING = new RegExp(`\\b${INTENT}\\s+${LOOK}`, "i");
 const OPENS_EXPLORING = new RegExp(`^((now|first|next|then|ok|okay|good|great)[,!.]?\\s+)*${INTENT}\\s+${LOOK}`, "i");
 const OPENS_ACTION = /^((now|first|next|then|ok|okay|good|great)[,!.]?\s+)*(let me|let's|I'll|I will)\b/i;
-const NEXT_CUE = /\b(next|todo|to-do|remaining|remains|still need|need to|needs to|have to|has to|after that|afterwards|follow-up)\b|^(then|and then|finally)\b/i;
+const NEXT_CUE =
+  /\b(next|todo|to-do|remaining|remains|still need|need to|needs to|have to|has to|after that|afterwards|follow-up)\b|^(then|and then|finally)\b/i;
 const PLAN_INTRO = /\b(plan|steps|next|todo|to do|remaining|need to|still)\b/i;
 const LIST_MARKER = /^(\d+[.)]|[-*•+]|\[[ xX]\])\s+/;
 const MIN_SENTENCE_CHARS = 16;
@@ -51,7 +52,10 @@ export function sentencesOf(text: string): Sentence[] {
     if (line.startsWith("```") || line.startsWith("~~~")) inCode = !inCode;
     if (inCode || line.startsWith("```") || line.startsWith("~~~") || line === "") continue;
     const marker = LIST_MARKER.exec(line);
-    const body = line.replace(LIST_MARKER, "").replace(/^(#{1,6}|>)\s*/, "").replace(/\*\*|__/g, "");
+    const body = line
+      .replace(LIST_MARKER, "")
+      .replace(/^(#{1,6}|>)\s*/, "")
+      .replace(/\*\*|__/g, "");
     if (marker === null) planList = PLAN_INTRO.test(body) && (/:$/.test(body) || /^#/.test(line));
     for (const piece of body.split(/(?<=[.!?])\s+(?=[A-Z0-9`"'([])/)) {
       const sentence = oneLine(piece);

@@ -18,7 +18,13 @@ async function noteOf(turns: Turn[]): Promise<NoteRecord> {
   for (let start = 0; start < turns.length; start += BATCH_TURNS) {
     const batch = turns.slice(start, start + BATCH_TURNS);
     const draft = await summarizer.summarize({ systemPrompt: "", toolsJson: "", previous, coveredTurns: [], newTurns: batch, maxNoteTokens: MAX_NOTE_TOKENS });
-    previous = { text: draft.text, state: draft.state, coveredThroughSeq: batch[batch.length - 1]?.seq ?? 0, version: (previous?.version ?? 0) + 1, author: "extractive" };
+    previous = {
+      text: draft.text,
+      state: draft.state,
+      coveredThroughSeq: batch[batch.length - 1]?.seq ?? 0,
+      version: (previous?.version ?? 0) + 1,
+      author: "extractive",
+    };
   }
   assert.ok(previous !== undefined);
   return previous;
@@ -77,7 +83,9 @@ describe("the extractive note on real trajectories", { skip: hasCorpus() ? false
           if (found.olderFacts) longWithOlderFacts++;
         }
       }
-      t.diagnostic(`${file}: ${String(trajectories.length)} trajectories; errors listed in ${String(withErrorsListed)}/${String(withFailures)} with failed calls; facts older than the last ${String(RECENT_TURNS)} turns in ${String(longWithOlderFacts)}/${String(long)} long ones`);
+      t.diagnostic(
+        `${file}: ${String(trajectories.length)} trajectories; errors listed in ${String(withErrorsListed)}/${String(withFailures)} with failed calls; facts older than the last ${String(RECENT_TURNS)} turns in ${String(longWithOlderFacts)}/${String(long)} long ones`,
+      );
       assert.equal(withErrorsListed, withFailures);
       assert.ok(longWithOlderFacts >= long * 0.9, `${String(longWithOlderFacts)}/${String(long)}`);
     });

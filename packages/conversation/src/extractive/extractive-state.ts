@@ -67,6 +67,17 @@ export interface NameFact {
   seq: number;
 }
 
+/** A saved tool output the note cites: the result id to recover it whole. */
+export interface ResultFact {
+  resultId: string;
+  toolName: string;
+  kind: string;
+  path: string;
+  originalTokens: number;
+  /** The turn that carried the (projected) result back. */
+  seq: number;
+}
+
 /** Everything the note is rendered from. */
 export interface ExtractiveState {
   /** Format version of this object. */
@@ -94,6 +105,8 @@ export interface ExtractiveState {
   nextSteps: PlanItem[];
   /** Code names the agent used, most used kept (absent in states written before names were kept). */
   names: NameFact[];
+  /** Saved outputs the turns answered with, oldest first (absent in states written before results were cited). */
+  results?: ResultFact[];
 }
 
 /** Bounds of the state's lists and texts. */
@@ -119,6 +132,7 @@ export const LIMITS = {
   nextSteps: 6,
   carriedChars: 1200,
   names: 80,
+  results: 12,
   nameMinChars: 4,
   nameMaxChars: 80,
 } as const;
@@ -139,6 +153,7 @@ export function emptyExtractiveState(): ExtractiveState {
     todos: [],
     nextSteps: [],
     names: [],
+    results: [],
   };
 }
 
@@ -156,5 +171,6 @@ export function isExtractiveState(value: unknown): value is ExtractiveState {
   if (record["v"] !== 1 || typeof record["lastSeq"] !== "number") return false;
   if (!LIST_KEYS.every((key) => Array.isArray(record[key]))) return false;
   if (record["names"] !== undefined && !Array.isArray(record["names"])) return false;
+  if (record["results"] !== undefined && !Array.isArray(record["results"])) return false;
   return ["objective", "carried", "latest"].every((key) => record[key] === null || typeof record[key] === "object");
 }

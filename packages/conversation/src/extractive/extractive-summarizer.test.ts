@@ -19,7 +19,13 @@ async function summarizeInBatches(turns: Turn[], size: number, maxNoteTokens = 1
   for (let start = 0; start < turns.length; start += size) {
     const batch = turns.slice(start, start + size);
     const draft = await summarizer.summarize(input(batch, previous, maxNoteTokens));
-    previous = { text: draft.text, state: draft.state, coveredThroughSeq: batch[batch.length - 1]?.seq ?? 0, version: (previous?.version ?? 0) + 1, author: "extractive" };
+    previous = {
+      text: draft.text,
+      state: draft.state,
+      coveredThroughSeq: batch[batch.length - 1]?.seq ?? 0,
+      version: (previous?.version ?? 0) + 1,
+      author: "extractive",
+    };
   }
   assert.ok(previous !== undefined);
   return previous;
@@ -95,7 +101,10 @@ describe("createExtractiveSummarizer()", () => {
     const summarizer = createExtractiveSummarizer();
     const first = await summarizer.summarize(input([userTurn(1, TASK)]));
     const previous: NoteRecord = { text: first.text, state: first.state, coveredThroughSeq: 1, version: 1, author: "extractive" };
-    const draft = await summarizer.summarize({ ...input([assistantTurn(2, "The root cause is an off-by-one in the loop.")], previous), coveredTurns: [userTurn(1, "A covered turn the state already holds")] });
+    const draft = await summarizer.summarize({
+      ...input([assistantTurn(2, "The root cause is an off-by-one in the loop.")], previous),
+      coveredTurns: [userTurn(1, "A covered turn the state already holds")],
+    });
     assert.ok(!draft.text.includes("A covered turn"));
     assert.ok(draft.text.includes("The root cause is an off-by-one in the loop. (turn:2)"));
   });
@@ -105,6 +114,32 @@ describe("createExtractiveSummarizer()", () => {
     const draft = await createExtractiveSummarizer().summarize(input([assistantTurn(41, "I'll switch to the v2 queue client.")], previous));
     assert.ok(draft.text.includes("From the previous note (through turn:40):\n> # My own note\n> Goal: migrate the billing service."), draft.text);
     assert.ok(draft.text.startsWith("# Handover note (through turn:41)"));
+  });
+
+  it("cites the saved result of each call its turns answer, by result id, and keeps citing it in later updates", async () => {
+    const turns = [
+      userTurn(1, TASK),
+      assistantTurn(2, "Running the tests.", [call("toolu_test", "Bash", { command: "npm test" })]),
+      resultTurn(3, [result("toolu_test", "Bash", "[loupe] 4,800 lines omitted …\nFAIL src/math.test.ts", { exitCode: 1, isError: true })]),
+      assistantTurn(4, "Reading the file.", [call("toolu_read", "Read", { file_path: "src/math.ts" })]),
+      resultTurn(5, [result("toolu_read", "Read", "export function add(a, b) {")]),
+    ];
+    const savedResults = [
+      { toolUseId: "toolu_test", resultId: "r_testlog", toolName: "Bash", kind: "command", path: "", originalTokens: 48_000 },
+      { toolUseId: "toolu_read", resultId: "r_mathfile", toolName: "Read", kind: "file_read", path: "src/math.ts", originalTokens: 1200 },
+      { toolUseId: "toolu_other", resultId: "r_unrelated", toolName: "Bash", kind: "command", path: "", originalTokens: 10 },
+    ];
+    const summarizer = createExtractiveSummarizer();
+    const first = await summarizer.summarize({ ...input(turns.slice(0, 3)), savedResults });
+    const files = (text: string) => text.slice(text.indexOf("## Files touched and saved results"), text.indexOf("## Names in play"));
+    assert.match(files(first.text), /- Saved output of Bash \(turn:3\): result r_testlog \(command, 48000 tokens; read it whole with read_result\)/);
+    assert.doesNotMatch(first.text, /r_mathfile|r_unrelated/, "only calls the new turns answer");
+    const previous = { text: first.text, state: first.state, coveredThroughSeq: 3, version: 1, author: "extractive" };
+    const second = await summarizer.summarize({ ...input(turns.slice(3), previous), savedResults });
+    assert.match(files(second.text), /result r_testlog/);
+    assert.match(files(second.text), /- Saved output of Read src\/math\.ts \(turn:5\): result r_mathfile \(file_read, 1200 tokens/);
+    const without = await createExtractiveSummarizer().summarize(input(turns.slice(0, 3)));
+    assert.doesNotMatch(without.text, /Saved output/, "no events, no citations");
   });
 
   it("rejects empty or non-contiguous new turns, a bad budget and a state it cannot read", async () => {

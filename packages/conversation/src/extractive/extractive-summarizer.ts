@@ -2,6 +2,7 @@ import { AppError } from "@loupe/errors";
 import type { NoteDraft, NoteRecord, NoteUpdateInput, Summarizer } from "../summarizer.js";
 import { emptyExtractiveState, isExtractiveState, LIMITS } from "./extractive-state.js";
 import type { ExtractiveState } from "./extractive-state.js";
+import { foldSavedResults } from "./fold-results.js";
 import { foldTurns } from "./fold-turns.js";
 import { renderNote } from "./render-note.js";
 import { leadingText } from "./text-bounds.js";
@@ -39,7 +40,7 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
     name: "extractive",
     async summarize(input: NoteUpdateInput): Promise<NoteDraft> {
       checkTurns(input);
-      const state = foldTurns(previousState(input.previous), input.newTurns);
+      const state = foldSavedResults(foldTurns(previousState(input.previous), input.newTurns), input.newTurns, input.savedResults);
       const through = input.newTurns[input.newTurns.length - 1]?.seq ?? 0;
       return { text: fitNote(state, through, input.maxNoteTokens, countTokens), state: JSON.stringify(state) };
     },

@@ -26,7 +26,15 @@ const CALLS: { name: string; args: unknown }[] = [
   { name: "apply_patch", args: { input: "*** Begin Patch\n*** Update File: src/app.py\n@@\n-x\n+y\n*** End Patch" } },
   { name: "str_replace_editor", args: { command: "view", path: "/workspace/repo/README.md" } },
   { name: "Grep", args: { pattern: "TODO", path: "src" } },
-  { name: "TodoWrite", args: { todos: [{ content: "Fix add()", status: "completed" }, { content: "Update docs", status: "pending" }] } },
+  {
+    name: "TodoWrite",
+    args: {
+      todos: [
+        { content: "Fix add()", status: "completed" },
+        { content: "Update docs", status: "pending" },
+      ],
+    },
+  },
   { name: "shell", args: { command: ["bash", "-lc", "pytest -q tests/test_x.py"] } },
 ];
 const OUTPUTS = [
@@ -48,12 +56,16 @@ const resultArb = (id: string, name: string): fc.Arbitrary<TurnToolResult> =>
   fc.record({
     toolUseId: fc.constant(id),
     toolName: fc.constant(name),
-    parts: fc.array(fc.oneof(fc.constantFrom(...OUTPUTS), fc.string({ maxLength: 60 })).map((text) => ({ type: "text" as const, text })), { maxLength: 2 }),
+    parts: fc.array(
+      fc.oneof(fc.constantFrom(...OUTPUTS), fc.string({ maxLength: 60 })).map((text) => ({ type: "text" as const, text })),
+      { maxLength: 2 },
+    ),
     isError: fc.boolean(),
     exitCode: fc.constantFrom(0, 1, 2, 127),
   });
 
-const textArb = (pool: string[]): fc.Arbitrary<string> => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: fc.string({ maxLength: 120 }) });
+const textArb = (pool: string[]): fc.Arbitrary<string> =>
+  fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: fc.string({ maxLength: 120 }) });
 
 /** An assistant turn with calls, then (usually) a user turn answering some of them, in any order. */
 const exchangeArb = fc.integer({ min: 0, max: 1_000_000 }).chain((tag) =>

@@ -75,7 +75,16 @@ function foldCall(state: ExtractiveState, call: TurnToolCall, seq: number): stri
   const plan = planOfArgs(info.args);
   if (plan !== undefined) state.todos = plan.slice(0, LIMITS.todos).map((text) => ({ text, seq }));
   const files = shell ? [] : info.files.slice(0, LIMITS.callFiles);
-  addCall(state, { toolUseId: call.toolUseId, summary: info.summary, key: info.key, judgement: judgementOf(info.command), files, seq, outcome: "pending", resultSeq: null });
+  addCall(state, {
+    toolUseId: call.toolUseId,
+    summary: info.summary,
+    key: info.key,
+    judgement: judgementOf(info.command),
+    files,
+    seq,
+    outcome: "pending",
+    resultSeq: null,
+  });
   return [info.command, ...jsonStrings(info.args)].join("\n");
 }
 
@@ -94,4 +103,3 @@ function foldResult(state: ExtractiveState, result: TurnToolResult, seq: number)
   if (line === undefined) resolveErrors(state, key, seq);
   else addError(state, { key, call: call?.summary ?? name, line, resolvedSeq: null }, seq);
 }
-

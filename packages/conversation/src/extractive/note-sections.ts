@@ -1,5 +1,5 @@
 import { turnAddress } from "../turn.js";
-import type { CallFact, ErrorFact, ExtractiveState, FileFact, NameFact } from "./extractive-state.js";
+import type { CallFact, ErrorFact, ExtractiveState, FileFact, NameFact, ResultFact } from "./extractive-state.js";
 import { LIMITS } from "./extractive-state.js";
 
 /** One fact of a note section: its text (one line, or a quoted block), the turn it ages by, whether fitting may drop it. */
@@ -18,7 +18,15 @@ export interface NoteSection {
 }
 
 /** The note's section headings, in order. */
-export const SECTION_HEADINGS = ["## Objective", "## Key decisions", "## Files touched", "## Names in play", "## Errors met", "## Current state", "## Next steps"] as const;
+export const SECTION_HEADINGS = [
+  "## Objective",
+  "## Key decisions",
+  "## Files touched and saved results",
+  "## Names in play",
+  "## Errors met",
+  "## Current state",
+  "## Next steps",
+] as const;
 
 /** `(turn:3, turn:9)`. */
 function cite(seqs: readonly number[]): string {
@@ -48,11 +56,16 @@ export function noteSections(state: ExtractiveState): NoteSection[] {
   const objective: NoteFact[] = [];
   if (state.carried !== null) objective.push(carriedFact(state.carried.text, state.carried.throughSeq));
   if (state.objective !== null) objective.push(objectiveFact(state.objective.text, state.objective.seqs[0] ?? 0));
-  for (const request of state.requests) objective.push({ text: `- Later user message ${cite([request.seq])}: ${request.text}`, seq: request.seq, droppable: true });
+  for (const request of state.requests)
+    objective.push({ text: `- Later user message ${cite([request.seq])}: ${request.text}`, seq: request.seq, droppable: true });
   return [
     { heading: SECTION_HEADINGS[0], facts: objective, empty: "- (no user message yet)" },
-    { heading: SECTION_HEADINGS[1], facts: state.decisions.map((decision) => ({ text: `- ${decision.text} ${cite(decision.seqs)}`, seq: last(decision.seqs), droppable: true })), empty: "- (none recorded)" },
-    { heading: SECTION_HEADINGS[2], facts: state.files.map(fileFact), empty: "- (none)" },
+    {
+      heading: SECTION_HEADINGS[1],
+      facts: state.decisions.map((decision) => ({ text: `- ${decision.text} ${cite(decision.seqs)}`, seq: last(decision.seqs), droppable: true })),
+      empty: "- (none recorded)",
+    },
+    { heading: SECTION_HEADINGS[2], facts: [...state.files.map(fileFact), ...(state.results ?? []).map(resultFact)], empty: "- (none)" },
     { heading: SECTION_HEADINGS[3], facts: nameFacts(state), empty: "- (none)" },
     { heading: SECTION_HEADINGS[4], facts: state.errors.map(errorFact), empty: "- (none)" },
     { heading: SECTION_HEADINGS[5], facts: currentFacts(state), empty: "- (nothing yet)" },
@@ -77,6 +90,16 @@ function fileFact(file: FileFact): NoteFact {
   return { text: `- ${file.path} — ${access}`, seq: Math.max(0, ...file.access.map((seen) => last(seen.seqs))), droppable: true };
 }
 
+// A saved output: the whole of it is one Recover (or read_result) away.
+function resultFact(result: ResultFact): NoteFact {
+  const what = result.path === "" ? result.toolName : `${result.toolName} ${result.path}`;
+  return {
+    text: `- Saved output of ${what} ${cite([result.seq])}: result ${result.resultId} (${result.kind}, ${String(result.originalTokens)} tokens; read it whole with read_result)`,
+    seq: result.seq,
+    droppable: true,
+  };
+}
+
 function errorFact(error: ErrorFact): NoteFact {
   const status = error.resolvedSeq === null ? "unresolved" : `resolved ${cite([error.resolvedSeq])}`;
   return { text: `- ${error.call}: ${error.line} ${cite(error.seqs)} — ${status}`, seq: last(error.seqs), droppable: true };
@@ -84,7 +107,8 @@ function errorFact(error: ErrorFact): NoteFact {
 
 function currentFacts(state: ExtractiveState): NoteFact[] {
   const facts: NoteFact[] = [];
-  if (state.latest !== null) facts.push({ text: `- Last assistant message ${cite([state.latest.seq])}: ${state.latest.text}`, seq: state.latest.seq, droppable: true });
+  if (state.latest !== null)
+    facts.push({ text: `- Last assistant message ${cite([state.latest.seq])}: ${state.latest.text}`, seq: state.latest.seq, droppable: true });
   const answered = state.calls.filter((call) => call.outcome !== "pending").slice(-LIMITS.recentCalls);
   for (const call of answered) facts.push({ text: `- Call ${callCite(call)}: ${call.summary} → ${outcomeText(call)}`, seq: call.seq, droppable: true });
   return facts;
@@ -94,7 +118,8 @@ function nextFacts(state: ExtractiveState): NoteFact[] {
   const facts: NoteFact[] = [];
   for (const item of state.todos) facts.push({ text: `- Plan: ${item.text} ${cite([item.seq])}`, seq: item.seq, droppable: true });
   for (const step of state.nextSteps) facts.push({ text: `- ${step.text} ${cite([step.seq])}`, seq: step.seq, droppable: true });
-  for (const call of state.calls) if (call.outcome === "pending") facts.push({ text: `- Awaiting the result of ${call.summary} ${cite([call.seq])}`, seq: call.seq, droppable: true });
+  for (const call of state.calls)
+    if (call.outcome === "pending") facts.push({ text: `- Awaiting the result of ${call.summary} ${cite([call.seq])}`, seq: call.seq, droppable: true });
   return facts;
 }
 

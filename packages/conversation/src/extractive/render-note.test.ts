@@ -8,7 +8,16 @@ import { emptyExtractiveState } from "./extractive-state.js";
 import { foldTurns } from "./fold-turns.js";
 import { renderNote } from "./render-note.js";
 
-const HEADINGS = ["# Handover note (through turn:", "## Objective", "## Key decisions", "## Files touched", "## Names in play", "## Errors met", "## Current state", "## Next steps"];
+const HEADINGS = [
+  "# Handover note (through turn:",
+  "## Objective",
+  "## Key decisions",
+  "## Files touched and saved results",
+  "## Names in play",
+  "## Errors met",
+  "## Current state",
+  "## Next steps",
+];
 const TASK = "Fix the failing add() test in src/math.ts.\nKeep the public API unchanged.";
 
 /** A session: the task, then `loops` fix loops. */
@@ -26,7 +35,10 @@ describe("renderNote()", () => {
   it("has every heading, in order, even with no facts", () => {
     const note = renderNote(emptyExtractiveState(), 0, 2000);
     const positions = headingPositions(note);
-    assert.ok(positions.every((position, index) => position >= 0 && (index === 0 || position > (positions[index - 1] ?? 0))), note);
+    assert.ok(
+      positions.every((position, index) => position >= 0 && (index === 0 || position > (positions[index - 1] ?? 0))),
+      note,
+    );
     assert.ok(note.startsWith("# Handover note (through turn:0)\n"));
   });
 
@@ -46,7 +58,10 @@ describe("renderNote()", () => {
       fc.property(fc.integer({ min: 420, max: full.length + 100 }), (maxChars) => {
         const note = renderNote(state, 49, maxChars);
         assert.ok(note.length <= maxChars, `${String(note.length)} > ${String(maxChars)}`);
-        assert.deepStrictEqual(headingPositions(note).map((position) => position >= 0), HEADINGS.map(() => true));
+        assert.deepStrictEqual(
+          headingPositions(note).map((position) => position >= 0),
+          HEADINGS.map(() => true),
+        );
         for (const line of note.split("\n")) if (line.startsWith("- ") && !line.startsWith("- (")) assert.ok(fullLines.has(line), `cut fact: ${line}`);
         assert.ok(note.includes("> Fix the failing add() test in src/math.ts."));
       }),
@@ -55,7 +70,8 @@ describe("renderNote()", () => {
 
   it("drops the oldest decision first when decisions are the longest section", () => {
     const turns: Turn[] = [userTurn(1, "Refactor the parser.")];
-    for (let seq = 2; seq <= 13; seq++) turns.push(assistantTurn(seq, `Decision ${String(seq)}: I'll keep the tokenizer separate because it is reused by the formatter number ${String(seq)}.`));
+    for (let seq = 2; seq <= 13; seq++)
+      turns.push(assistantTurn(seq, `Decision ${String(seq)}: I'll keep the tokenizer separate because it is reused by the formatter number ${String(seq)}.`));
     const state = foldTurns(undefined, turns);
     const full = renderNote(state, 13, 100_000);
     const note = renderNote(state, 13, full.length - 200);
@@ -66,7 +82,10 @@ describe("renderNote()", () => {
     const state = foldTurns(undefined, [userTurn(1, `${"Port the billing service to the new queue. ".repeat(14)}`)]);
     const note = renderNote(state, 1, 500);
     assert.ok(note.length <= 500 && note.includes("> Port the billing service"), note);
-    assert.throws(() => renderNote(state, 1, 200), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    assert.throws(
+      () => renderNote(state, 1, 200),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+    );
   });
 
   it("is deterministic", () => {

@@ -10,7 +10,7 @@ const MIN_OBJECTIVE_CHARS = 80;
 
 /**
  * Renders the handover note: "# Handover note (through turn:N)", then
- * "## Objective", "## Key decisions", "## Files touched", "## Names in play", "## Errors met",
+ * "## Objective", "## Key decisions", "## Files touched and saved results", "## Names in play", "## Errors met",
  * "## Current state" and "## Next steps", always in this order and always
  * present; every fact cites its `turn:<seq>` address(es). Deterministic.
  *
@@ -87,7 +87,11 @@ function shortenObjective(state: ExtractiveState, header: string, sections: Note
   const rest = objective.facts.filter((fact) => fact.droppable);
   const fixed = sources.reduce((total, source) => total + source.text.length, 0);
   // Quoting adds "> " per line: shrink until the quoted texts fit.
-  for (let budget = Math.floor((maxChars - noteLength(header, sections) + fixed) / sources.length); budget >= MIN_OBJECTIVE_CHARS; budget = Math.floor(budget * 0.9)) {
+  for (
+    let budget = Math.floor((maxChars - noteLength(header, sections) + fixed) / sources.length);
+    budget >= MIN_OBJECTIVE_CHARS;
+    budget = Math.floor(budget * 0.9)
+  ) {
     objective.facts = [...sources.map((source) => source.fact(leadingText(source.text, budget))), ...rest];
     if (noteLength(header, sections) <= maxChars) return;
   }

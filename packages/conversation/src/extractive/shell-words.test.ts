@@ -7,17 +7,25 @@ describe("shellCommands()", () => {
   it("splits at operators and unquotes words", () => {
     assert.deepStrictEqual(
       shellCommands(`cd /repo && grep -n "a b" 'c d.py' | head -5; echo "x\\"y"`).map((command) => command.words),
-      [["cd", "/repo"], ["grep", "-n", "a b", "c d.py"], ["head", "-5"], ["echo", 'x"y']],
+      [
+        ["cd", "/repo"],
+        ["grep", "-n", "a b", "c d.py"],
+        ["head", "-5"],
+        ["echo", 'x"y'],
+      ],
     );
   });
 
   it("reads redirections and skips descriptor duplications", () => {
-    assert.deepStrictEqual(shellCommands("python a.py > out.txt 2>&1 < in.txt").map((command) => command.redirects), [
+    assert.deepStrictEqual(
+      shellCommands("python a.py > out.txt 2>&1 < in.txt").map((command) => command.redirects),
       [
-        { op: ">", fd: "", target: "out.txt" },
-        { op: "<", fd: "", target: "in.txt" },
+        [
+          { op: ">", fd: "", target: "out.txt" },
+          { op: "<", fd: "", target: "in.txt" },
+        ],
       ],
-    ]);
+    );
   });
 
   it("skips here-document bodies", () => {
@@ -29,7 +37,10 @@ describe("shellCommands()", () => {
   });
 
   it("keeps command substitutions inside their word", () => {
-    assert.deepStrictEqual(shellCommands("echo $(ls | wc -l) done").map((command) => command.words), [["echo", "$(ls | wc -l)", "done"]]);
+    assert.deepStrictEqual(
+      shellCommands("echo $(ls | wc -l) done").map((command) => command.words),
+      [["echo", "$(ls | wc -l)", "done"]],
+    );
   });
 
   it("never throws and ends on any input", () => {

@@ -54,7 +54,10 @@ export function leadingText(text: string, maxChars: number): string {
 
 /** A key under which two texts count as the same fact: lowercase letters and digits only. */
 export function sameTextKey(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 /** 32-bit FNV-1a of `text`, as 8 hex digits: tells long keys apart without keeping them. */

@@ -1,52 +1,70 @@
 /**
- * The Anthropic Messages API request shapes the renderer produces: the subset of content blocks a
- * conversation history needs. Field names are the vendor's (snake_case), so a message is sent as is.
+ * The Anthropic Messages API shapes Loupe reads and writes — one family for the renderer of compacted
+ * contexts and for the SDK helpers that project a runtime's messages. Field names are the vendor's
+ * (snake_case), so a message is sent as it is; blocks keep any other field (e.g. `cache_control`).
  */
 
-/** Marks the end of a prefix the vendor should cache. */
-export interface AnthropicCacheControl {
-  type: "ephemeral";
-}
-
-/** A text block; never blank (the vendor rejects blank text). */
+/** An Anthropic `text` content block (other fields, such as `cache_control`, are kept as they are). */
 export interface AnthropicTextBlock {
   type: "text";
   text: string;
-  cache_control?: AnthropicCacheControl;
+  [field: string]: unknown;
 }
 
-/** An inline base64 image (jpeg, png, gif or webp). */
+/** An Anthropic `image` content block with a base64 or url source. */
 export interface AnthropicImageBlock {
   type: "image";
-  source: { type: "base64"; media_type: string; data: string };
-  cache_control?: AnthropicCacheControl;
+  source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string };
+  [field: string]: unknown;
 }
 
-/** A tool call in an assistant message. */
+/** An Anthropic `document` content block: a PDF (base64) or plain text, as a tool result may carry. */
+export interface AnthropicDocumentBlock {
+  type: "document";
+  source: { type: "base64"; media_type: "application/pdf"; data: string } | { type: "text"; media_type: "text/plain"; data: string };
+  title?: string;
+  [field: string]: unknown;
+}
+
+/** An Anthropic `tool_use` block from an assistant message. */
 export interface AnthropicToolUseBlock {
   type: "tool_use";
   id: string;
   name: string;
-  /** The call's arguments; `{}` when the turn's `argsJson` is empty or not a JSON object. */
-  input: Record<string, unknown>;
-  cache_control?: AnthropicCacheControl;
+  input: unknown;
+  [field: string]: unknown;
 }
 
-/** A tool result in a user message, answering a `tool_use` of the assistant message right before it. */
+/** An Anthropic `tool_result` block from a user message. */
 export interface AnthropicToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
-  content: Array<AnthropicTextBlock | AnthropicImageBlock>;
-  /** Present (true) only for failed calls. */
+  content?: string | ReadonlyArray<AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicOtherBlock>;
   is_error?: boolean;
-  cache_control?: AnthropicCacheControl;
+  [field: string]: unknown;
 }
 
-/** Any block the renderer emits. */
-export type AnthropicContentBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
+/** Any other Anthropic content block, passed through untouched. */
+export interface AnthropicOtherBlock {
+  type: string;
+  [field: string]: unknown;
+}
 
-/** One message of a Messages API request; `content` is never empty. */
+/** An Anthropic content block as the helpers see it. */
+export type AnthropicContentBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicOtherBlock;
+
+/** One message of an Anthropic Messages API `messages` array. */
 export interface AnthropicMessage {
   role: "user" | "assistant";
-  content: AnthropicContentBlock[];
+  content: string | readonly AnthropicContentBlock[];
+  [field: string]: unknown;
+}
+
+/** The blocks Loupe's renderer writes (never another kind). */
+export type RenderedAnthropicBlock =
+  AnthropicTextBlock | AnthropicImageBlock | AnthropicToolUseBlock | (AnthropicToolResultBlock & { content: Array<AnthropicTextBlock | AnthropicImageBlock> });
+
+/** A message as Loupe's renderer writes it: its content always a non-empty array of blocks. */
+export interface RenderedAnthropicMessage extends AnthropicMessage {
+  content: RenderedAnthropicBlock[];
 }

@@ -8,7 +8,13 @@ function turn(seq: number, role: Turn["role"], rest: Partial<Omit<Turn, "seq" | 
 }
 const textPart = (text: string): TurnPart => ({ type: "text", text });
 const call = (toolUseId: string, name = "Bash", argsJson = '{"command":"make"}'): TurnToolCall => ({ toolUseId, name, argsJson });
-const result = (toolUseId: string, text: string, rest: Partial<TurnToolResult> = {}): TurnToolResult => ({ toolUseId, toolName: "Bash", parts: [textPart(text)], isError: false, ...rest });
+const result = (toolUseId: string, text: string, rest: Partial<TurnToolResult> = {}): TurnToolResult => ({
+  toolUseId,
+  toolName: "Bash",
+  parts: [textPart(text)],
+  isError: false,
+  ...rest,
+});
 
 describe("renderAnthropicMessages()", () => {
   it("renders calls and results in the Messages API shape", () => {
@@ -18,7 +24,13 @@ describe("renderAnthropicMessages()", () => {
       turn(3, "user", { parts: [textPart("and?")], toolResults: [result("t1", "error: x", { isError: true, exitCode: 2 })] }),
     ]);
     assert.deepEqual(messages, [
-      { role: "user", content: [{ type: "text", text: "fix the build" }, { type: "text", text: '{"a":1}' }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "fix the build" },
+          { type: "text", text: '{"a":1}' },
+        ],
+      },
       {
         role: "assistant",
         content: [

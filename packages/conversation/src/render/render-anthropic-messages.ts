@@ -1,5 +1,11 @@
 import type { Turn, TurnPart, TurnToolCall, TurnToolResult } from "../turn.js";
-import type { AnthropicContentBlock, AnthropicImageBlock, AnthropicMessage, AnthropicTextBlock, AnthropicToolResultBlock, AnthropicToolUseBlock } from "./anthropic-message.js";
+import type {
+  AnthropicImageBlock,
+  AnthropicTextBlock,
+  AnthropicToolUseBlock,
+  RenderedAnthropicBlock as AnthropicContentBlock,
+  RenderedAnthropicMessage as AnthropicMessage,
+} from "./anthropic-message.js";
 import { EMPTY_CONTENT_TEXT, HISTORY_START_TEXT, NO_OUTPUT_TEXT, hasText, isInlineImage, orphanResultText, partText, unansweredCallText } from "./part-text.js";
 
 /** Consecutive turns of one role: they become one message (the vendor requires alternating roles). */
@@ -95,9 +101,11 @@ function userPartBlocks(part: TurnPart): Array<AnthropicTextBlock | AnthropicIma
   return hasText(value) ? [text(value)] : [];
 }
 
-function toolResultBlock(result: TurnToolResult): AnthropicToolResultBlock {
+type RenderedToolResult = Extract<AnthropicContentBlock, { type: "tool_result" }>;
+
+function toolResultBlock(result: TurnToolResult): RenderedToolResult {
   const content = result.parts.flatMap(userPartBlocks);
-  const block: AnthropicToolResultBlock = { type: "tool_result", tool_use_id: result.toolUseId, content: content.length > 0 ? content : [text(NO_OUTPUT_TEXT)] };
+  const block: RenderedToolResult = { type: "tool_result", tool_use_id: result.toolUseId, content: content.length > 0 ? content : [text(NO_OUTPUT_TEXT)] };
   if (result.isError) block.is_error = true;
   return block;
 }

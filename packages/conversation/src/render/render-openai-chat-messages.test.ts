@@ -8,7 +8,13 @@ function turn(seq: number, role: Turn["role"], rest: Partial<Omit<Turn, "seq" | 
 }
 const textPart = (text: string): TurnPart => ({ type: "text", text });
 const call = (toolUseId: string, argsJson = '{"command":"make"}'): TurnToolCall => ({ toolUseId, name: "shell", argsJson });
-const result = (toolUseId: string, text: string, rest: Partial<TurnToolResult> = {}): TurnToolResult => ({ toolUseId, toolName: "shell", parts: [textPart(text)], isError: false, ...rest });
+const result = (toolUseId: string, text: string, rest: Partial<TurnToolResult> = {}): TurnToolResult => ({
+  toolUseId,
+  toolName: "shell",
+  parts: [textPart(text)],
+  isError: false,
+  ...rest,
+});
 
 describe("renderOpenAIChatMessages()", () => {
   it("renders the Chat Completions shape with the system prompt first", () => {
@@ -72,7 +78,11 @@ describe("renderOpenAIChatMessages()", () => {
 
   it("pairs results spread over consecutive user turns that carry only results", () => {
     const messages = renderOpenAIChatMessages(
-      [turn(1, "assistant", { toolCalls: [call("c1"), call("c2")] }), turn(2, "user", { toolResults: [result("c1", "a")] }), turn(3, "user", { toolResults: [result("c2", "b")] })],
+      [
+        turn(1, "assistant", { toolCalls: [call("c1"), call("c2")] }),
+        turn(2, "user", { toolResults: [result("c1", "a")] }),
+        turn(3, "user", { toolResults: [result("c2", "b")] }),
+      ],
       "",
     );
     assert.deepEqual(

@@ -1,12 +1,7 @@
-import type { Turn, TurnToolCall, TurnToolResult } from "../turn.js";
+import type { Turn, TurnToolResult } from "../turn.js";
 import type { OpenAIAssistantMessage, OpenAIChatMessage, OpenAIToolMessage, OpenAIUserContentPart } from "./openai-chat-message.js";
+import { pairTurns, type Pairing } from "./pair-turns.js";
 import { EMPTY_CONTENT_TEXT, NO_OUTPUT_TEXT, hasText, isInlineImage, orphanResultText, partText, partsText, unansweredCallText } from "./part-text.js";
-
-/** Which results answer a call right before them, and which calls are answered. */
-interface Pairing {
-  results: Set<TurnToolResult>;
-  calls: Set<TurnToolCall>;
-}
 
 /**
  * Renders turns as OpenAI Chat Completions `messages`: a system message first when `systemPrompt` is not
@@ -27,39 +22,6 @@ export function renderOpenAIChatMessages(turns: Turn[], systemPrompt: string): O
   return messages;
 }
 
-function pairTurns(turns: readonly Turn[]): Pairing {
-  const pairing: Pairing = { results: new Set(), calls: new Set() };
-  const seenIds = new Set<string>();
-  // The calls of the last assistant message while only tool messages have followed it.
-  let open = new Map<string, TurnToolCall>();
-  for (const turn of turns) {
-    if (turn.role === "assistant") {
-      open = new Map();
-      for (const call of turn.toolCalls) {
-        if (!seenIds.has(call.toolUseId)) open.set(call.toolUseId, call);
-        seenIds.add(call.toolUseId);
-      }
-      continue;
-    }
-    let paired = 0;
-    for (const result of turn.toolResults) {
-      const call = open.get(result.toolUseId);
-      if (call === undefined) continue;
-      open.delete(result.toolUseId);
-      pairing.results.add(result);
-      pairing.calls.add(call);
-      paired += 1;
-    }
-    // A user message closes the exchange: a result after it no longer follows its call.
-    if (paired === 0 || hasUserContent(turn, pairing)) open = new Map();
-  }
-  return pairing;
-}
-
-function hasUserContent(turn: Turn, pairing: Pairing): boolean {
-  return turn.toolResults.some((result) => !pairing.results.has(result)) || turn.parts.some((part) => isInlineImage(part) || hasText(partText(part)));
-}
-
 function assistantMessage(turn: Turn, pairing: Pairing): OpenAIAssistantMessage {
   const answered = turn.toolCalls.filter((call) => pairing.calls.has(call));
   const texts = [...turn.parts.map(partText), ...turn.toolCalls.filter((call) => !pairing.calls.has(call)).map(unansweredCallText)].filter(hasText);
@@ -68,13 +30,20 @@ function assistantMessage(turn: Turn, pairing: Pairing): OpenAIAssistantMessage 
   return {
     role: "assistant",
     content,
-    tool_calls: answered.map((call) => ({ id: call.toolUseId, type: "function", function: { name: call.name, arguments: call.argsJson === "" ? "{}" : call.argsJson } })),
+    tool_calls: answered.map((call) => ({
+      id: call.toolUseId,
+      type: "function",
+      function: { name: call.name, arguments: call.argsJson === "" ? "{}" : call.argsJson },
+    })),
   };
 }
 
 function userMessages(turn: Turn, pairing: Pairing): OpenAIChatMessage[] {
   const tools: OpenAIToolMessage[] = turn.toolResults.filter((result) => pairing.results.has(result)).map(toolMessage);
-  const texts = [...turn.toolResults.filter((result) => !pairing.results.has(result)).map(orphanResultText), ...turn.parts.filter((part) => !isInlineImage(part)).map(partText)].filter(hasText);
+  const texts = [
+    ...turn.toolResults.filter((result) => !pairing.results.has(result)).map(orphanResultText),
+    ...turn.parts.filter((part) => !isInlineImage(part)).map(partText),
+  ].filter(hasText);
   const images = turn.parts.filter(isInlineImage);
   if (images.length === 0) {
     // A turn that only carried tool results needs no user message; any other turn keeps its place.

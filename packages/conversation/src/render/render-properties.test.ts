@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { Turn, TurnPart } from "../turn.js";
-import type { AnthropicMessage } from "./anthropic-message.js";
+import type { RenderedAnthropicMessage as AnthropicMessage } from "./anthropic-message.js";
 import type { OpenAIChatMessage } from "./openai-chat-message.js";
 import { renderAnthropicMessages } from "./render-anthropic-messages.js";
 import { renderOpenAIChatMessages } from "./render-openai-chat-messages.js";
@@ -63,8 +63,12 @@ describe("renderers (properties)", () => {
         assert.deepEqual(renderOpenAIChatMessages(structuredClone(turns), systemPrompt), messages, "deterministic");
         assert.equal(messages[0]?.role === "system", systemPrompt !== "");
         assertOpenAIValid(messages);
-        const orphans = messages.flatMap((message) => (message.role === "user" && typeof message.content === "string" ? message.content.split("\n") : [])).filter((line) => line.startsWith("[tool result "));
-        const imageOrphans = messages.flatMap((message) => (message.role === "user" && Array.isArray(message.content) ? message.content : [])).filter((part) => part.type === "text" && part.text.startsWith("[tool result "));
+        const orphans = messages
+          .flatMap((message) => (message.role === "user" && typeof message.content === "string" ? message.content.split("\n") : []))
+          .filter((line) => line.startsWith("[tool result "));
+        const imageOrphans = messages
+          .flatMap((message) => (message.role === "user" && Array.isArray(message.content) ? message.content : []))
+          .filter((part) => part.type === "text" && part.text.startsWith("[tool result "));
         const tools = messages.filter((message) => message.role === "tool").length;
         assert.equal(tools + orphans.length + imageOrphans.length, countResults(turns), "each result is rendered once");
       }),
@@ -82,15 +86,41 @@ describe("renderers (properties)", () => {
           const callIds = Array.from({ length: calls }, (_, call) => `toolu_${String(index)}_${String(call)}`);
           ids.push(...callIds);
           turns.push({ seq: turns.length + 1, role: "user", parts: [{ type: "text", text }], toolCalls: [], toolResults: [], tokenCount: 1 });
-          turns.push({ seq: turns.length + 1, role: "assistant", parts: [], toolCalls: callIds.map((toolUseId) => ({ toolUseId, name: "Bash", argsJson: "{}" })), toolResults: [], tokenCount: 1 });
-          turns.push({ seq: turns.length + 1, role: "user", parts: [], toolCalls: [], toolResults: callIds.map((toolUseId) => ({ toolUseId, toolName: "Bash", parts: [{ type: "text", text: toolUseId }], isError: false })), tokenCount: 1 });
+          turns.push({
+            seq: turns.length + 1,
+            role: "assistant",
+            parts: [],
+            toolCalls: callIds.map((toolUseId) => ({ toolUseId, name: "Bash", argsJson: "{}" })),
+            toolResults: [],
+            tokenCount: 1,
+          });
+          turns.push({
+            seq: turns.length + 1,
+            role: "user",
+            parts: [],
+            toolCalls: [],
+            toolResults: callIds.map((toolUseId) => ({ toolUseId, toolName: "Bash", parts: [{ type: "text", text: toolUseId }], isError: false })),
+            tokenCount: 1,
+          });
         });
         const blocks = renderAnthropicMessages(turns).flatMap((message) => message.content);
-        assert.deepEqual(blocks.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])), ids);
-        assert.deepEqual(blocks.flatMap((block) => (block.type === "tool_result" ? [block.tool_use_id] : [])), ids);
+        assert.deepEqual(
+          blocks.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+          ids,
+        );
+        assert.deepEqual(
+          blocks.flatMap((block) => (block.type === "tool_result" ? [block.tool_use_id] : [])),
+          ids,
+        );
         const chat = renderOpenAIChatMessages(turns, "");
-        assert.deepEqual(chat.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((toolCall) => toolCall.id) : [])), ids);
-        assert.deepEqual(chat.flatMap((message) => (message.role === "tool" ? [message.tool_call_id] : [])), ids);
+        assert.deepEqual(
+          chat.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((toolCall) => toolCall.id) : [])),
+          ids,
+        );
+        assert.deepEqual(
+          chat.flatMap((message) => (message.role === "tool" ? [message.tool_call_id] : [])),
+          ids,
+        );
       }),
     );
   });

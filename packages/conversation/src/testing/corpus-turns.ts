@@ -63,13 +63,26 @@ export function turnsOfTrajectory(calls: readonly CorpusCall[]): Turn[] {
     // OpenHands calls are recorded as "str_replace_editor view"; the sub-command is in the args.
     const name = call.tool.startsWith("str_replace_editor ") ? "str_replace_editor" : call.tool;
     const thought = index === 0 ? "" : thoughtOf(calls[index - 1]?.next_action ?? "");
-    push({ role: "assistant", parts: thought === "" ? [] : [{ type: "text", text: thought }], toolCalls: [{ toolUseId, name, argsJson: JSON.stringify(call.args) }], toolResults: [] });
+    push({
+      role: "assistant",
+      parts: thought === "" ? [] : [{ type: "text", text: thought }],
+      toolCalls: [{ toolUseId, name, argsJson: JSON.stringify(call.args) }],
+      toolResults: [],
+    });
     const exitCode = call.exit_code ?? undefined;
     push({
       role: "user",
       parts: [],
       toolCalls: [],
-      toolResults: [{ toolUseId, toolName: name, parts: [{ type: "text", text: call.output }], isError: call.is_error ?? false, ...(exitCode === undefined ? {} : { exitCode }) }],
+      toolResults: [
+        {
+          toolUseId,
+          toolName: name,
+          parts: [{ type: "text", text: call.output }],
+          isError: call.is_error ?? false,
+          ...(exitCode === undefined ? {} : { exitCode }),
+        },
+      ],
     });
   });
   const last = thoughtOf(calls[calls.length - 1]?.next_action ?? "");

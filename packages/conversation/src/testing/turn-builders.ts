@@ -22,7 +22,13 @@ export function call(toolUseId: string, name: string, args: unknown): TurnToolCa
 
 /** A tool result with text output. */
 export function result(toolUseId: string, toolName: string, text: string, options: { isError?: boolean; exitCode?: number } = {}): TurnToolResult {
-  return { toolUseId, toolName, parts: [{ type: "text", text }], isError: options.isError ?? false, ...(options.exitCode === undefined ? {} : { exitCode: options.exitCode }) };
+  return {
+    toolUseId,
+    toolName,
+    parts: [{ type: "text", text }],
+    isError: options.isError ?? false,
+    ...(options.exitCode === undefined ? {} : { exitCode: options.exitCode }),
+  };
 }
 
 /**
@@ -34,15 +40,25 @@ export function fixLoopTurns(first: number): Turn[] {
   return [
     assistantTurn(first, "Let me run the test suite first.", [call(id("test1"), "Bash", { command: "npm test" })]),
     resultTurn(first + 1, [
-      result(id("test1"), "Bash", "> demo@1.0.0 test\n> node --test\n\nnot ok 1 - add() sums two numbers\n  ---\n  error: 'Expected values to be strictly equal:\\n\\n1 !== 3\\n'\n  ...\n# tests 4\n# pass 3\n# fail 1\n", { isError: true, exitCode: 1 }),
+      result(
+        id("test1"),
+        "Bash",
+        "> demo@1.0.0 test\n> node --test\n\nnot ok 1 - add() sums two numbers\n  ---\n  error: 'Expected values to be strictly equal:\\n\\n1 !== 3\\n'\n  ...\n# tests 4\n# pass 3\n# fail 1\n",
+        { isError: true, exitCode: 1 },
+      ),
     ]),
     assistantTurn(first + 2, "The problem is that add() subtracts its arguments. I'll change `a - b` to `a + b` in src/math.ts.", [
       call(id("read"), "Read", { file_path: "/repo/src/math.ts" }),
       call(id("edit"), "Edit", { file_path: "/repo/src/math.ts", old_string: "return a - b;", new_string: "return a + b;" }),
     ]),
-    resultTurn(first + 3, [result(id("read"), "Read", "     1\texport function add(a, b) {\n     2\t  return a - b;\n     3\t}\n"), result(id("edit"), "Edit", "The file /repo/src/math.ts has been updated.")]),
+    resultTurn(first + 3, [
+      result(id("read"), "Read", "     1\texport function add(a, b) {\n     2\t  return a - b;\n     3\t}\n"),
+      result(id("edit"), "Edit", "The file /repo/src/math.ts has been updated."),
+    ]),
     assistantTurn(first + 4, "Now the tests should pass; running them again.", [call(id("test2"), "Bash", { command: "npm test" })]),
-    resultTurn(first + 5, [result(id("test2"), "Bash", "> demo@1.0.0 test\n> node --test\n\nok 1 - add() sums two numbers\n# tests 4\n# pass 4\n# fail 0\n", { exitCode: 0 })]),
+    resultTurn(first + 5, [
+      result(id("test2"), "Bash", "> demo@1.0.0 test\n> node --test\n\nok 1 - add() sums two numbers\n# tests 4\n# pass 4\n# fail 0\n", { exitCode: 0 }),
+    ]),
     assistantTurn(first + 6, "All 4 tests pass. Next I need to update the changelog.", [call(id("log"), "Read", { file_path: "/repo/CHANGELOG.md" })]),
     resultTurn(first + 7, [result(id("log"), "Read", "# Changelog\n")]),
   ];

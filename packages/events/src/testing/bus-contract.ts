@@ -43,18 +43,36 @@ export function describeBusContract(name: string, target: BusContractTarget): vo
       await consume({});
       await until(() => seen.length >= 2, soon, "two deliveries");
       await sleep(quiet);
-      assert.deepEqual(seen.map((each) => text(each.message.data)), ["one", "three"]);
+      assert.deepEqual(
+        seen.map((each) => text(each.message.data)),
+        ["one", "three"],
+      );
     });
 
-    test("a new durable starting at new skips what was stored before it; one starting at all gets everything", async ({ bus, subject, consume, until, seen }) => {
+    test("a new durable starting at new skips what was stored before it; one starting at all gets everything", async ({
+      bus,
+      subject,
+      consume,
+      until,
+      seen,
+    }) => {
       await bus.publish(subject("a"), bytes("old"));
       await consume({ startAt: "new", durable: "fresh", by: "fresh" });
       await consume({ durable: "everything", by: "all" });
       await bus.publish(subject("a"), bytes("new"));
       await until(() => seen.filter((each) => each.by === "all").length >= 2 && seen.some((each) => each.by === "fresh"), soon, "deliveries to both");
       await sleep(quiet);
-      assert.deepEqual(seen.filter((each) => each.by === "fresh").map((each) => text(each.message.data)), ["new"]);
-      assert.deepEqual(seen.filter((each) => each.by === "all").map((each) => text(each.message.data)).sort(), ["new", "old"]);
+      assert.deepEqual(
+        seen.filter((each) => each.by === "fresh").map((each) => text(each.message.data)),
+        ["new"],
+      );
+      assert.deepEqual(
+        seen
+          .filter((each) => each.by === "all")
+          .map((each) => text(each.message.data))
+          .sort(),
+        ["new", "old"],
+      );
     });
 
     test("delivers subject, data, headers, seq and deliveryCount 1", async ({ bus, subject, consume, until, seen }) => {
@@ -112,7 +130,10 @@ export function describeBusContract(name: string, target: BusContractTarget): vo
       await bus.publish(subject("nak"), bytes("x"));
       await consume({ act: ({ message }) => (message.deliveryCount === 1 ? message.nak() : message.ack()) });
       await until(() => seen.length === 2, soon, "redelivery");
-      assert.deepEqual(seen.map((each) => each.message.deliveryCount), [1, 2]);
+      assert.deepEqual(
+        seen.map((each) => each.message.deliveryCount),
+        [1, 2],
+      );
       assert.ok((seen[1]?.atMs ?? 0) - (seen[0]?.atMs ?? 0) < ackWait, "sooner than the ack wait");
     });
 
@@ -162,7 +183,10 @@ export function describeBusContract(name: string, target: BusContractTarget): vo
       await consume({ maxDeliver: 2, act: ({ message }) => message.nak() });
       await until(() => seen.length === 2, soon, "two deliveries");
       await sleep(quiet);
-      assert.deepEqual(seen.map((each) => each.message.deliveryCount), [1, 2]);
+      assert.deepEqual(
+        seen.map((each) => each.message.deliveryCount),
+        [1, 2],
+      );
     });
 
     test("a handler that throws without settling is retried after a backoff", async ({ bus, subject, consume, until, seen }) => {
@@ -206,7 +230,10 @@ export function describeBusContract(name: string, target: BusContractTarget): vo
       await consume({ by: "second" });
       await until(() => seen.length === 6, soon, "next three");
       await sleep(quiet);
-      assert.deepEqual(seen.map((each) => each.message.seq).sort((a, b) => a - b), [...first, ...later].map((ack) => ack.seq));
+      assert.deepEqual(
+        seen.map((each) => each.message.seq).sort((a, b) => a - b),
+        [...first, ...later].map((ack) => ack.seq),
+      );
     });
 
     test("the filter subject selects messages; another filter on the durable is refused", async (fixture) => {
@@ -215,7 +242,10 @@ export function describeBusContract(name: string, target: BusContractTarget): vo
       await consume({ durable: "only-a", filterSubject: subject("a.>") });
       await until(() => seen.length >= 2, soon, "two matching");
       await sleep(quiet);
-      assert.deepEqual(seen.map((each) => text(each.message.data)), ["a.1", "a.2"]);
+      assert.deepEqual(
+        seen.map((each) => text(each.message.data)),
+        ["a.1", "a.2"],
+      );
       const handler = async (): Promise<void> => undefined;
       await rejectsWith(bus.consume(stream, { durable: "only-a", filterSubject: subject("b.>"), handler }), "failed_precondition");
     });
@@ -242,7 +272,11 @@ export function describeBusContract(name: string, target: BusContractTarget): vo
     if (target.persistent) {
       test("a bus opened again redelivers unsettled messages, keeps acks and dedupe", async (fixture) => {
         const { bus, subject, consume, until, seen } = fixture;
-        for (const [label, msgId] of [["m1", "id-1"], ["m2", "id-2"], ["m3", "id-3"]] as const) {
+        for (const [label, msgId] of [
+          ["m1", "id-1"],
+          ["m2", "id-2"],
+          ["m3", "id-3"],
+        ] as const) {
           await bus.publish(subject("restart"), bytes(label), { msgId });
         }
         await consume({ act: ({ message }) => (text(message.data) === "m2" ? undefined : message.ack()) });

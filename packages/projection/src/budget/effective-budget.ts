@@ -26,7 +26,11 @@ export function effectiveBudget(requestBudget: number, ruleBudget: number | unde
   checkBudget("budget_tokens", requestBudget);
   if (ruleBudget !== undefined) checkBudget("rule budget_tokens", ruleBudget);
   const [budgetTokens, source] =
-    requestBudget > 0 ? [requestBudget, "request" as const] : ruleBudget !== undefined && ruleBudget > 0 ? [ruleBudget, "rule" as const] : [profile.defaultBudgetTokens, "default" as const];
+    requestBudget > 0
+      ? [requestBudget, "request" as const]
+      : ruleBudget !== undefined && ruleBudget > 0
+        ? [ruleBudget, "rule" as const]
+        : [profile.defaultBudgetTokens, "default" as const];
   // In basis points, so that 2,200 / 1.1 is 2,000 and not 1,999.999….
   const marginBasisPoints = Math.round(profile.marginRatio * 10_000);
   const projectorBudgetTokens = marginBasisPoints > 0 ? Math.max(1, Math.floor((budgetTokens * 10_000) / (10_000 + marginBasisPoints))) : budgetTokens;
@@ -34,5 +38,6 @@ export function effectiveBudget(requestBudget: number, ruleBudget: number | unde
 }
 
 function checkBudget(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new AppError("invalid_argument", `${name} must be a whole number of tokens, 0 or more [${name}=${String(value)}]`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new AppError("invalid_argument", `${name} must be a whole number of tokens, 0 or more [${name}=${String(value)}]`);
 }

@@ -44,6 +44,8 @@ describe("modelProfileFor()", () => {
     ["vertex_ai/gemini-1.5-flash", ESTIMATE_MARGINS.gemini],
     ["deepseek/deepseek-chat", ESTIMATE_MARGINS.deepseek],
     ["meta-llama/Llama-3.1-70B-Instruct", ESTIMATE_MARGINS.llama3],
+    ["Qwen/Qwen3-Coder-480B-A35B-Instruct", ESTIMATE_MARGINS.qwen],
+    ["qwen2.5-coder-32b-instruct", ESTIMATE_MARGINS.qwen],
     ["mistral-large-latest", ESTIMATE_MARGINS.other],
     ["", ESTIMATE_MARGINS.other],
   ];
@@ -81,8 +83,16 @@ describe("effectiveBudget()", () => {
   });
 
   it("refuses budgets that are not whole numbers ≥ 0", () => {
-    for (const [request, rule] of [[-1, 0], [1.5, 0], [0, -3], [Number.NaN, 0]] as const) {
-      assert.throws(() => effectiveBudget(request, rule, openai), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    for (const [request, rule] of [
+      [-1, 0],
+      [1.5, 0],
+      [0, -3],
+      [Number.NaN, 0],
+    ] as const) {
+      assert.throws(
+        () => effectiveBudget(request, rule, openai),
+        (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+      );
     }
   });
 });

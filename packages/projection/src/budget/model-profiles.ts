@@ -37,8 +37,10 @@ export interface ModelProfileOptions {
 export const ESTIMATE_MARGINS = Object.freeze({
   /** Llama 3 tokenizer: p99 1.063. */
   llama3: 0.1,
-  /** DeepSeek V3 tokenizer: p99 1.215. */
+  /** DeepSeek V3 tokenizer: p99 1.215 (1.237 on outputs over 8,000 characters). */
   deepseek: 0.25,
+  /** Qwen 3 tokenizer: p99 1.197 on outputs over 8,000 characters. */
+  qwen: 0.2,
   /** Gemma/Gemini SentencePiece tokenizer: p99 1.543. */
   gemini: 0.55,
   /** Claude before Opus 4.7: Claude 2's public tokenizer p99 1.408; Claude 3.5 counts ~30% more than o200k on Python. */
@@ -60,7 +62,7 @@ const CL100K_OPENAI = /^(?:gpt-4|gpt-3\.5|gpt-35|text-embedding-3|text-embedding
  * the last "/" ignored):
  * - OpenAI gpt-4o, gpt-4.1, gpt-4.5, gpt-5*, o1/o3/o4*, gpt-oss → o200k_base, exact;
  * - OpenAI gpt-4, gpt-4-turbo, gpt-3.5 → cl100k_base, exact;
- * - everything else (Claude, Gemini, Llama, DeepSeek, unknown, "") → o200k_base as
+ * - everything else (Claude, Gemini, Llama, DeepSeek, Qwen, unknown, "") → o200k_base as
  *   an estimate with the family's margin (`ESTIMATE_MARGINS`).
  * Every profile's default budget is DEFAULT_BUDGET_TOKENS unless overridden.
  */
@@ -77,6 +79,7 @@ function estimateMargin(name: string): number {
   if (name.includes("claude")) return usesNewClaudeTokenizer(name) ? ESTIMATE_MARGINS.claudeNewTokenizer : ESTIMATE_MARGINS.claude;
   if (/gemini|gemma/.test(name)) return ESTIMATE_MARGINS.gemini;
   if (name.includes("deepseek")) return ESTIMATE_MARGINS.deepseek;
+  if (/qwen|qwq/.test(name)) return ESTIMATE_MARGINS.qwen;
   if (/llama-?3/.test(name)) return ESTIMATE_MARGINS.llama3;
   return ESTIMATE_MARGINS.other;
 }

@@ -100,17 +100,60 @@ describe("classifyLines()", () => {
       "ValueError: bad",
       "after",
     ].join("\n");
-    assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "library_frame", "library_frame", "library_frame", "library_frame", "library_frame", "error", "ordinary"]);
+    assert.deepEqual(kindsOf(text), [
+      "trace_header",
+      "frame",
+      "frame",
+      "library_frame",
+      "library_frame",
+      "library_frame",
+      "library_frame",
+      "library_frame",
+      "error",
+      "ordinary",
+    ]);
   });
 
   it("ends a traceback at its exception line, whatever the exception's name", () => {
-    const text = ["Traceback (most recent call last):", '  File "/testbed/app.py", line 3, in <module>', "    setup()", "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS", "next"].join("\n");
+    const text = [
+      "Traceback (most recent call last):",
+      '  File "/testbed/app.py", line 3, in <module>',
+      "    setup()",
+      "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS",
+      "next",
+    ].join("\n");
     assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "error", "ordinary"]);
   });
 
   it("gives the same kinds whether it scans for candidate lines first or matches every line", () => {
-    const samples = [...SINGLE_LINES.map(([line]) => line), "Traceback (most recent call last):", '  File "/x/y.py", line 1, in f', "    code()", "ValueError: x", "  ---", "  ...", "    3 |   x", "      |   ^", " --> src/a.rs:1:2", "=== FAILURES ===", "> assert x", ">       assert x", "E       assert 0", "", "   ", "plain output 123", "at the end", "\u{1F600}", "50%\r100%", "  at f (node:internal/x:1:2)"];
-    const line = fc.oneof(fc.constantFrom(...samples), fc.string({ maxLength: 30 }), fc.constantFrom("ok", "OK", "PASS", "#", "E", "R", "___", "make", "npm ERR! x", "Ran 3 tests in 1s"));
+    const samples = [
+      ...SINGLE_LINES.map(([line]) => line),
+      "Traceback (most recent call last):",
+      '  File "/x/y.py", line 1, in f',
+      "    code()",
+      "ValueError: x",
+      "  ---",
+      "  ...",
+      "    3 |   x",
+      "      |   ^",
+      " --> src/a.rs:1:2",
+      "=== FAILURES ===",
+      "> assert x",
+      ">       assert x",
+      "E       assert 0",
+      "",
+      "   ",
+      "plain output 123",
+      "at the end",
+      "\u{1F600}",
+      "50%\r100%",
+      "  at f (node:internal/x:1:2)",
+    ];
+    const line = fc.oneof(
+      fc.constantFrom(...samples),
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom("ok", "OK", "PASS", "#", "E", "R", "___", "make", "npm ERR! x", "Ran 3 tests in 1s"),
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n", "\r\n")), { maxLength: 80 }), (entries) => {
         const lines = entries.map(([text, ending]) => text + ending);
@@ -121,34 +164,89 @@ describe("classifyLines()", () => {
   });
 
   it("keeps a SyntaxError's caret with its frame and chains tracebacks", () => {
-    const text = ["Traceback (most recent call last):", '  File "/testbed/x.py", line 3', "    def f(:", "          ^", "SyntaxError: invalid syntax", "", "During handling of the above exception, another exception occurred:", "", "Traceback (most recent call last):"].join("\n");
+    const text = [
+      "Traceback (most recent call last):",
+      '  File "/testbed/x.py", line 3',
+      "    def f(:",
+      "          ^",
+      "SyntaxError: invalid syntax",
+      "",
+      "During handling of the above exception, another exception occurred:",
+      "",
+      "Traceback (most recent call last):",
+    ].join("\n");
     assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "frame", "error", "ordinary", "detail", "ordinary", "trace_header"]);
   });
 
   it("keeps pytest's short test summary block whole, ending at the final tally", () => {
-    const text = ["=========================== short test summary info ============================", "FAILED tests/a.py::test_1 - assert 0", "ERROR tests/b.py - ImportError", "========================= 1 failed, 1 error in 0.10s =========================", "after"].join("\n");
+    const text = [
+      "=========================== short test summary info ============================",
+      "FAILED tests/a.py::test_1 - assert 0",
+      "ERROR tests/b.py - ImportError",
+      "========================= 1 failed, 1 error in 0.10s =========================",
+      "after",
+    ].join("\n");
     assert.deepEqual(kindsOf(text), ["summary_block", "summary_block", "summary_block", "summary", "ordinary"]);
   });
 
   it("follows a pytest failure section: source as detail, the failing line as a frame, E lines as errors", () => {
-    const text = ["___________________________________ test_y ___________________________________", "", "    def test_y():", ">       assert add(1, 1) == 3", "E       assert 2 == 3", "", "tests/test_x.py:5: AssertionError", "=========================== short test summary info ============================"].join("\n");
+    const text = [
+      "___________________________________ test_y ___________________________________",
+      "",
+      "    def test_y():",
+      ">       assert add(1, 1) == 3",
+      "E       assert 2 == 3",
+      "",
+      "tests/test_x.py:5: AssertionError",
+      "=========================== short test summary info ============================",
+    ].join("\n");
     assert.deepEqual(kindsOf(text), ["failure", "ordinary", "detail", "frame", "error", "ordinary", "error", "summary_block"]);
   });
 
   it("attaches gcc and rustc excerpts, carets, locations and notes to their diagnostic", () => {
-    const gcc = ["a.c: In function 'main':", "a.c:3:13: error: 'y' undeclared (first use in this function)", "    3 |     int x = y;", "      |             ^", "a.c:3:13: note: each undeclared identifier is reported only once", "done"].join("\n");
+    const gcc = [
+      "a.c: In function 'main':",
+      "a.c:3:13: error: 'y' undeclared (first use in this function)",
+      "    3 |     int x = y;",
+      "      |             ^",
+      "a.c:3:13: note: each undeclared identifier is reported only once",
+      "done",
+    ].join("\n");
     assert.deepEqual(kindsOf(gcc), ["ordinary", "diagnostic", "detail", "detail", "detail", "ordinary"]);
-    const rust = ["error[E0308]: mismatched types", " --> src/main.rs:2:18", "  |", '2 |     let x: i32 = "a";', "  |            ---   ^^^ expected `i32`, found `&str`", "", "For more information about this error, try `rustc --explain E0308`."].join("\n");
+    const rust = [
+      "error[E0308]: mismatched types",
+      " --> src/main.rs:2:18",
+      "  |",
+      '2 |     let x: i32 = "a";',
+      "  |            ---   ^^^ expected `i32`, found `&str`",
+      "",
+      "For more information about this error, try `rustc --explain E0308`.",
+    ].join("\n");
     assert.deepEqual(kindsOf(rust), ["diagnostic", "detail", "detail", "detail", "detail", "ordinary", "ordinary"]);
   });
 
   it("reads eslint's file path as the location of the rows below it", () => {
-    const text = ["/work/app/src/a.js", "  1:10  error    'x' is defined but never used  no-unused-vars", "  3:1   warning  Unexpected console statement   no-console", "", "✖ 2 problems (1 error, 1 warning)"].join("\n");
+    const text = [
+      "/work/app/src/a.js",
+      "  1:10  error    'x' is defined but never used  no-unused-vars",
+      "  3:1   warning  Unexpected console statement   no-console",
+      "",
+      "✖ 2 problems (1 error, 1 warning)",
+    ].join("\n");
     assert.deepEqual(kindsOf(text), ["diagnostic", "error", "warning", "ordinary", "summary"]);
   });
 
   it("reads a TAP failure's YAML block as its detail", () => {
-    const text = ["not ok 2 - fails", "  ---", "  duration_ms: 0.5", "  error: 'Expected values to be strictly equal'", "  stack: |-", "    at TestContext.<anonymous> (file:///t/x.mjs:5:10)", "  ...", "ok 3 - passes"].join("\n");
+    const text = [
+      "not ok 2 - fails",
+      "  ---",
+      "  duration_ms: 0.5",
+      "  error: 'Expected values to be strictly equal'",
+      "  stack: |-",
+      "    at TestContext.<anonymous> (file:///t/x.mjs:5:10)",
+      "  ...",
+      "ok 3 - passes",
+    ].join("\n");
     assert.deepEqual(kindsOf(text), ["failure", "detail", "detail", "detail", "detail", "detail", "detail", "ordinary"]);
   });
 

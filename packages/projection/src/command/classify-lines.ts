@@ -36,17 +36,7 @@ const BLANK = /^\s*$/;
  * - `ordinary`: everything else.
  */
 export type LineKind =
-  | "ordinary"
-  | "summary"
-  | "summary_block"
-  | "failure"
-  | "diagnostic"
-  | "error"
-  | "warning"
-  | "trace_header"
-  | "frame"
-  | "library_frame"
-  | "detail";
+  "ordinary" | "summary" | "summary_block" | "failure" | "diagnostic" | "error" | "warning" | "trace_header" | "frame" | "library_frame" | "detail";
 
 // How many lines the state machine follows one structure before it gives up.
 const MAX_ATTACHED_LINES = 40;
@@ -96,7 +86,13 @@ export function classifyLines(lines: readonly string[], options: ClassifyOptions
     const kind = classifyOne(text, state);
     kinds[index] = kind;
     // An eslint row belongs to the file path printed above it, which names the location.
-    if ((kind === "error" || kind === "warning") && ESLINT_ROW.test(text) && index > 0 && kinds[index - 1] === "ordinary" && /^\S/.test(visibleText(lines[index - 1] ?? ""))) {
+    if (
+      (kind === "error" || kind === "warning") &&
+      ESLINT_ROW.test(text) &&
+      index > 0 &&
+      kinds[index - 1] === "ordinary" &&
+      /^\S/.test(visibleText(lines[index - 1] ?? ""))
+    ) {
       kinds[index - 1] = kind === "error" ? "diagnostic" : "warning";
     }
     updateAttach(text, kind, state);
@@ -106,7 +102,9 @@ export function classifyLines(lines: readonly string[], options: ClassifyOptions
 
 // True while a structure is being followed line by line.
 function following(state: State): boolean {
-  return state.summaryBlock > 0 || state.yaml > 0 || state.section > 0 || state.traceback !== undefined || (state.attach !== undefined && state.attach.left > 0);
+  return (
+    state.summaryBlock > 0 || state.yaml > 0 || state.section > 0 || state.traceback !== undefined || (state.attach !== undefined && state.attach.left > 0)
+  );
 }
 
 function classifyOne(text: string, state: State): LineKind {

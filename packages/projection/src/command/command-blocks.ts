@@ -119,14 +119,16 @@ export function commandLineBlocks(kinds: readonly LineKind[], errorBlocks: reado
   const first = errorBlocks[0];
   if (last !== undefined) blocks.push(...blockPieces(last, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
   if (first !== undefined && first !== last) blocks.push(...blockPieces(first, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
-  for (const index of linesOfKind(kinds, "failure", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_FAILURE_NAMES, take: "all" });
+  for (const index of linesOfKind(kinds, "failure", MAX_SINGLE_LINES_OFFERED))
+    blocks.push({ start: index, end: index + 1, priority: P_FAILURE_NAMES, take: "all" });
   const others = errorBlocks.slice(1, -1);
-  const offered = others.length <= MAX_BLOCKS_OFFERED ? others : [...others.slice(0, MAX_BLOCKS_OFFERED / 2), ...others.slice(others.length - MAX_BLOCKS_OFFERED / 2)];
+  const offered =
+    others.length <= MAX_BLOCKS_OFFERED ? others : [...others.slice(0, MAX_BLOCKS_OFFERED / 2), ...others.slice(others.length - MAX_BLOCKS_OFFERED / 2)];
   for (const block of offered) blocks.push(...blockPieces(block, P_OTHER, P_OTHER_DETAIL, pieceTokens, false));
   blocks.push({ start: 0, end: total, priority: P_HEAD, take: "head", maxTokens: Math.floor(budgetTokens * shares.head) });
   blocks.push({ start: 0, end: total, priority: P_HEAD, take: "tail", maxTokens: Math.floor(budgetTokens * shares.moreTail) });
   for (const index of linesOfKind(kinds, "warning", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_WARNINGS, take: "all" });
-  blocks.push({ start: 0, end: total, priority: P_REST, take: "head" });
-  blocks.push({ start: 0, end: total, priority: P_REST + 0.5, take: "tail" });
+  blocks.push({ start: 0, end: total, priority: P_REST, take: "head", skip: true });
+  blocks.push({ start: 0, end: total, priority: P_REST + 0.5, take: "tail", skip: true });
   return blocks;
 }

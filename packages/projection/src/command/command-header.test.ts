@@ -27,14 +27,24 @@ describe("commandFromArgs()", () => {
 });
 
 describe("formatDuration()", () => {
-  for (const [ms, text] of [[0, "0 ms"], [850, "850 ms"], [3200, "3.2 s"], [59_940, "59.9 s"], [125_000, "2 min 5 s"], [3_780_000, "1 h 3 min"]] as const) {
+  for (const [ms, text] of [
+    [0, "0 ms"],
+    [850, "850 ms"],
+    [3200, "3.2 s"],
+    [59_940, "59.9 s"],
+    [125_000, "2 min 5 s"],
+    [3_780_000, "1 h 3 min"],
+  ] as const) {
     it(`formats ${String(ms)} ms as ${text}`, () => assert.equal(formatDuration(ms), text));
   }
 });
 
 describe("commandHeader()", () => {
   it("names command, exit status, timeout and duration", () => {
-    assert.equal(commandHeader({ ...base, args: { command: "pytest -x" }, exitCode: 1, timedOut: true, durationMs: 3200 }), "[loupe] $ pytest -x · exit 1 (failed) · timed out · 3.2 s");
+    assert.equal(
+      commandHeader({ ...base, args: { command: "pytest -x" }, exitCode: 1, timedOut: true, durationMs: 3200 }),
+      "[loupe] $ pytest -x · exit 1 (failed) · timed out · 3.2 s",
+    );
     assert.equal(commandHeader({ ...base, args: { command: "ls" }, exitCode: 0 }), "[loupe] $ ls · exit 0");
   });
 

@@ -28,7 +28,11 @@ export function commandFromArgs(args: Readonly<Record<string, unknown>>): string
     const lines = text.split("\n").map((line) => line.trim());
     const first = lines.findIndex((line) => line !== "");
     if (first === -1) continue;
-    return clip(lines[first] ?? "", MAX_COMMAND_CHARS, lines.slice(first + 1).some((rest) => rest !== ""));
+    return clip(
+      lines[first] ?? "",
+      MAX_COMMAND_CHARS,
+      lines.slice(first + 1).some((rest) => rest !== ""),
+    );
   }
   return "";
 }

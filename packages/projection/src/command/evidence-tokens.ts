@@ -26,7 +26,12 @@ export interface EvidenceCost {
  * evidence lines, and stops past `limit` (then reports `limit + 1`), so it
  * never tokenizes a whole large output.
  */
-export function evidenceTokens(lines: readonly string[], kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], options: EvidenceTokensOptions): EvidenceCost {
+export function evidenceTokens(
+  lines: readonly string[],
+  kinds: readonly LineKind[],
+  errorBlocks: readonly ErrorBlock[],
+  options: EvidenceTokensOptions,
+): EvidenceCost {
   const errorLines = new Uint8Array(lines.length);
   for (const block of errorBlocks) for (const segment of block.segments) if (segment.rank === 0) errorLines.fill(1, segment.start, segment.end);
   const allLines = errorLines.slice();

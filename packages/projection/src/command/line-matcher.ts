@@ -6,8 +6,14 @@
  * however long the table. Patterns must have no flags.
  */
 export function createLineMatcher<Tag>(table: ReadonlyArray<readonly [Tag, RegExp]>): (text: string) => Tag | undefined {
-  const anchored = joined(table.map(([tag, pattern], order) => ({ tag, pattern, order })).filter((entry) => entry.pattern.source.startsWith("^")), true);
-  const floating = joined(table.map(([tag, pattern], order) => ({ tag, pattern, order })).filter((entry) => !entry.pattern.source.startsWith("^")), false);
+  const anchored = joined(
+    table.map(([tag, pattern], order) => ({ tag, pattern, order })).filter((entry) => entry.pattern.source.startsWith("^")),
+    true,
+  );
+  const floating = joined(
+    table.map(([tag, pattern], order) => ({ tag, pattern, order })).filter((entry) => !entry.pattern.source.startsWith("^")),
+    false,
+  );
   return (text) => {
     const first = anchored.find(text);
     // A floating pattern earlier in the table wins over a later anchored one.

@@ -97,30 +97,39 @@ function percent(part: number, whole: number): string {
 }
 
 function report(label: string, tally: Tally): void {
-  console.log(`${label}: ${String(tally.outputs)} outputs, ${String(tally.items)} evidence items; kept by projectCommand ${String(tally.command)} (${percent(tally.command, tally.items)}), by projectHeadTail ${String(tally.headTail)} (${percent(tally.headTail, tally.items)})`);
+  console.log(
+    `${label}: ${String(tally.outputs)} outputs, ${String(tally.items)} evidence items; kept by projectCommand ${String(tally.command)} (${percent(tally.command, tally.items)}), by projectHeadTail ${String(tally.headTail)} (${percent(tally.headTail, tally.items)})`,
+  );
 }
 
 describe("projectCommand() on mini-swe-agent script and test runs", () => {
   const present = existsSync(CORPUS);
 
-  it("keeps at least as much of the next action's evidence as a plain head/tail cut", { skip: present ? false : `corpus absent (${CORPUS}); it is not part of a clone` }, () => {
-    const calls = readCorpus();
-    const long = calls.filter((call) => counter.within(call.output, 2000) === false);
-    const pooled: Tally = { outputs: 0, items: 0, command: 0, headTail: 0 };
-    for (const budgetTokens of [2000, 500]) {
-      const tally = measure(long, budgetTokens);
-      report(`outputs over 2,000 tokens, budget ${String(budgetTokens)}`, tally);
-      pooled.outputs += tally.outputs;
-      pooled.items += tally.items;
-      pooled.command += tally.command;
-      pooled.headTail += tally.headTail;
-    }
-    report("pooled", pooled);
-    // A wider sample for the tighter budget (not asserted): outputs of 500–2,000 tokens at 500.
-    const middle = calls.filter((call) => counter.within(call.output, 500) === false && counter.within(call.output, 2000) !== false);
-    report("outputs of 500–2,000 tokens, budget 500", measure(middle, 500));
-    assert.ok(pooled.items > 0, "the corpus holds evidence items for these outputs");
-    // Evidence-first order (invariant 5) is not tuned for this lexical measure: it must stay close to head/tail.
-    assert.ok(pooled.command >= pooled.headTail * 0.75, `projectCommand keeps far less evidence than head/tail (${String(pooled.command)} < 0.75 × ${String(pooled.headTail)})`);
-  });
+  it(
+    "keeps at least as much of the next action's evidence as a plain head/tail cut",
+    { skip: present ? false : `corpus absent (${CORPUS}); it is not part of a clone` },
+    () => {
+      const calls = readCorpus();
+      const long = calls.filter((call) => counter.within(call.output, 2000) === false);
+      const pooled: Tally = { outputs: 0, items: 0, command: 0, headTail: 0 };
+      for (const budgetTokens of [2000, 500]) {
+        const tally = measure(long, budgetTokens);
+        report(`outputs over 2,000 tokens, budget ${String(budgetTokens)}`, tally);
+        pooled.outputs += tally.outputs;
+        pooled.items += tally.items;
+        pooled.command += tally.command;
+        pooled.headTail += tally.headTail;
+      }
+      report("pooled", pooled);
+      // A wider sample for the tighter budget (not asserted): outputs of 500–2,000 tokens at 500.
+      const middle = calls.filter((call) => counter.within(call.output, 500) === false && counter.within(call.output, 2000) !== false);
+      report("outputs of 500–2,000 tokens, budget 500", measure(middle, 500));
+      assert.ok(pooled.items > 0, "the corpus holds evidence items for these outputs");
+      // Evidence-first order (invariant 5) is not tuned for this lexical measure: it must stay close to head/tail.
+      assert.ok(
+        pooled.command >= pooled.headTail * 0.75,
+        `projectCommand keeps far less evidence than head/tail (${String(pooled.command)} < 0.75 × ${String(pooled.headTail)})`,
+      );
+    },
+  );
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { splitLines } from "../split-lines.js";
 import { checkLineView } from "../testing/check-line-view.js";
+import { installedFile } from "../testing/installed-file.js";
 import { createTokenCounter } from "../token-counter.js";
 import { projectCommand } from "./project-command.js";
 import { fitsInHalf, shownLineNumbers } from "./testing/view-lines.js";
@@ -13,7 +14,8 @@ import { fitsInHalf, shownLineNumbers } from "./testing/view-lines.js";
 // Real programs, run for real: the error lines each case knows (test names it wrote, lines where it put
 // type errors) are found by the case itself, never by the projector's classifier.
 const counter = createTokenCounter();
-const TSC = "/work/main/node_modules/.bin/tsc";
+// The workspace's own TypeScript compiler, resolved from this checkout.
+const TSC = `node ${installedFile("typescript/bin/tsc")}`;
 const BUDGETS = [2000, 500];
 
 interface Run {
@@ -52,7 +54,16 @@ function checkCase(name: string, test: Case): void {
   assert.ok(test.known.length > 0, `${name}: the case found its error lines`);
   for (const budgetTokens of BUDGETS) {
     const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: `r_${name}`, view: "" };
-    const input = { text: test.run.output, lines, toolName: "bash", args: { command: test.command }, isError: test.run.exitCode !== 0, exitCode: test.run.exitCode, timedOut: false, durationMs: test.run.durationMs };
+    const input = {
+      text: test.run.output,
+      lines,
+      toolName: "bash",
+      args: { command: test.command },
+      isError: test.run.exitCode !== 0,
+      exitCode: test.run.exitCode,
+      timedOut: false,
+      durationMs: test.run.durationMs,
+    };
     const view = projectCommand(input, options);
     checkLineView(test.run.output, view, options);
     const shown = shownLineNumbers(view, lines.length);
@@ -63,7 +74,9 @@ function checkCase(name: string, test: Case): void {
     if (test.summary !== undefined) assert.ok(shown.has(test.summary), `${name}@${String(budgetTokens)}: the summary line ${lines[test.summary - 1] ?? ""}`);
     const fits = fitsInHalf(lines, test.known, budgetTokens, counter, options.resultId);
     const kept = test.known.filter((line) => shown.has(line)).length;
-    console.log(`${name}@${String(budgetTokens)}: ${String(lines.length)} lines; error lines kept ${String(kept)}/${String(test.known.length)}; fit in half the budget: ${fits ? "yes" : "no"}`);
+    console.log(
+      `${name}@${String(budgetTokens)}: ${String(lines.length)} lines; error lines kept ${String(kept)}/${String(test.known.length)}; fit in half the budget: ${fits ? "yes" : "no"}`,
+    );
     if (process.env.LOUPE_SHOW_VIEWS === "1") console.log(view.text);
     if (budgetTokens === 2000) assert.ok(fits, `${name}: its error lines fit in half of 2,000 tokens`);
     if (!fits) continue;
@@ -88,7 +101,10 @@ describe("projectCommand() on real program output", () => {
 
   it("node --test: three failing tests among 200 passing ones", () => {
     const failing = ["fails_alpha_marker", "fails_bravo_marker", "fails_charlie_marker"];
-    const tests = Array.from({ length: 200 }, (_, index) => `test("passes number ${String(index)}", () => { console.log("log output of test ${String(index)}: all values nominal"); });`);
+    const tests = Array.from(
+      { length: 200 },
+      (_, index) => `test("passes number ${String(index)}", () => { console.log("log output of test ${String(index)}: all values nominal"); });`,
+    );
     tests.splice(17, 0, `test("${failing[0] ?? ""}", () => { assert.equal(1, 2); });`);
     tests.splice(120, 0, `test("${failing[1] ?? ""}", () => { assert.deepEqual({ a: 1 }, { a: 2 }); });`);
     tests.splice(190, 0, `test("${failing[2] ?? ""}", () => { throw new Error("boom from charlie"); });`);
@@ -97,42 +113,73 @@ describe("projectCommand() on real program output", () => {
     assert.notEqual(result.exitCode, 0);
     const known = lineNumbers(result.output, (line) => line.startsWith("not ok") && failing.some((name) => line.includes(name)));
     assert.equal(known.length, 3);
-    checkCase("node-test", { command: "node --test suite.test.mjs", run: result, known, summary: lastMatching(result.output, (line) => line === "# fail 3\n") });
+    checkCase("node-test", {
+      command: "node --test suite.test.mjs",
+      run: result,
+      known,
+      summary: lastMatching(result.output, (line) => line === "# fail 3\n"),
+    });
   });
 
   it("python -m unittest: three known failures among 200 passing tests", () => {
-    const methods = Array.from({ length: 200 }, (_, index) => `    def test_ok_${String(index)}(self):\n        print("progress of case ${String(index)}: values nominal")\n        self.assertTrue(True)\n`);
+    const methods = Array.from(
+      { length: 200 },
+      (_, index) =>
+        `    def test_ok_${String(index)}(self):\n        print("progress of case ${String(index)}: values nominal")\n        self.assertTrue(True)\n`,
+    );
     const failing = ["test_fails_alpha", "test_fails_bravo", "test_fails_charlie"];
-    failing.forEach((name, index) => methods.splice(40 + index * 60, 0, `    def ${name}(self):\n        self.assertEqual(${String(index)}, 99, "marker_${name}")\n`));
+    failing.forEach((name, index) =>
+      methods.splice(40 + index * 60, 0, `    def ${name}(self):\n        self.assertEqual(${String(index)}, 99, "marker_${name}")\n`),
+    );
     writeFileSync(join(dir, "test_things.py"), `import unittest\n\nclass Things(unittest.TestCase):\n${methods.join("")}\n`);
     const result = run("python3 -m unittest -v test_things", dir);
     assert.equal(result.exitCode, 1);
-    const known = lineNumbers(result.output, (line) => (line.startsWith("FAIL: ") || line.startsWith("AssertionError: ")) && failing.some((name) => line.includes(name)));
+    const known = lineNumbers(
+      result.output,
+      (line) => (line.startsWith("FAIL: ") || line.startsWith("AssertionError: ")) && failing.some((name) => line.includes(name)),
+    );
     assert.equal(known.length, 6);
-    checkCase("unittest", { command: "python3 -m unittest -v test_things", run: result, known, summary: lastMatching(result.output, (line) => line.startsWith("FAILED (failures=3)")) });
+    checkCase("unittest", {
+      command: "python3 -m unittest -v test_things",
+      run: result,
+      known,
+      summary: lastMatching(result.output, (line) => line.startsWith("FAILED (failures=3)")),
+    });
   });
 
   it("python -m pytest: three known failures, the short summary block whole", (t) => {
-    if (!hasCommand("python3 -m pytest --version")) {
-      t.skip("pytest is not installed");
+    // The machine's python3, else Debian's (where scripts/install-tools.sh puts python3-pytest).
+    const python = ["python3", "/usr/bin/python3"].find((candidate) => hasCommand(`${candidate} -m pytest --version`));
+    if (python === undefined) {
+      t.skip("pytest is not installed (scripts/install-tools.sh installs python3-pytest)");
       return;
     }
     const cases = Array.from({ length: 200 }, (_, index) => `def test_ok_${String(index)}():\n    print("noise ${String(index)}")\n    assert True\n`);
     const failing = ["test_fails_alpha", "test_fails_bravo", "test_fails_charlie"];
-    failing.forEach((name, index) => cases.splice(30 + index * 70, 0, `def ${name}():\n    value = ${String(index)}\n    assert value == 42, "marker_${name}"\n`));
+    failing.forEach((name, index) =>
+      cases.splice(30 + index * 70, 0, `def ${name}():\n    value = ${String(index)}\n    assert value == 42, "marker_${name}"\n`),
+    );
     mkdirSync(join(dir, "pytest_case"));
     writeFileSync(join(dir, "pytest_case", "test_many.py"), cases.join("\n"));
-    const result = run("python3 -m pytest -v -p no:cacheprovider test_many.py", join(dir, "pytest_case"));
+    const result = run(`${python} -m pytest -v -p no:cacheprovider test_many.py`, join(dir, "pytest_case"));
     assert.equal(result.exitCode, 1);
     const known = lineNumbers(result.output, (line) => line.startsWith("FAILED test_many.py::") && failing.some((name) => line.includes(name)));
     assert.equal(known.length, 3);
-    checkCase("pytest", { command: "python3 -m pytest -v test_many.py", run: result, known, summary: lastMatching(result.output, (line) => /^=+ 3 failed, 200 passed/.test(line)) });
+    checkCase("pytest", {
+      command: "python3 -m pytest -v test_many.py",
+      run: result,
+      known,
+      summary: lastMatching(result.output, (line) => /^=+ 3 failed, 200 passed/.test(line)),
+    });
   });
 
   it("tsc: known type errors in known files and lines, after hundreds of lines of build noise", () => {
     const project = join(dir, "ts_case");
     mkdirSync(join(project, "src"), { recursive: true });
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ES2022" }, include: ["src"] }));
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ES2022" }, include: ["src"] }),
+    );
     const errors = [
       { file: "src/alpha.ts", line: 3, code: `const count: number = "three";` },
       { file: "src/alpha.ts", line: 7, code: `export const missing = notDefinedAnywhere + 1;` },
@@ -184,13 +231,28 @@ describe("projectCommand() on real program output", () => {
     writeFileSync(join(dir, "progress.py"), script + "\n");
     const result = run("python3 progress.py", dir);
     assert.equal(result.exitCode, 1);
-    const known = lineNumbers(result.output, (line) => line.startsWith("RuntimeError: disk quota exceeded marker_progress") || line.includes('progress.py", line 3, in fail_here'));
+    const known = lineNumbers(
+      result.output,
+      (line) => line.startsWith("RuntimeError: disk quota exceeded marker_progress") || line.includes('progress.py", line 3, in fail_here'),
+    );
     assert.equal(known.length, 2);
     checkCase("progress", { command: "python3 progress.py", run: result, known, summary: undefined });
     const view = projectCommand(
-      { text: result.output, lines: splitLines(result.output), toolName: "bash", args: { command: "python3 progress.py" }, isError: true, exitCode: 1, timedOut: false, durationMs: result.durationMs },
+      {
+        text: result.output,
+        lines: splitLines(result.output),
+        toolName: "bash",
+        args: { command: "python3 progress.py" },
+        isError: true,
+        exitCode: 1,
+        timedOut: false,
+        durationMs: result.durationMs,
+      },
       { budgetTokens: 500, maxViewBytes: 50_000, counter, resultId: "r_progress", view: "" },
     );
-    assert.ok(view.text.includes("\rdownloading part 0: 100%\n") === false && view.text.includes("downloading part 0: 100%\n"), "a redrawn line in its final state");
+    assert.ok(
+      view.text.includes("\rdownloading part 0: 100%\n") === false && view.text.includes("downloading part 0: 100%\n"),
+      "a redrawn line in its final state",
+    );
   });
 });

@@ -13,7 +13,17 @@ import { fitsInHalf, shownLineNumbers } from "./testing/view-lines.js";
 const counter = createTokenCounter();
 
 function commandInput(text: string, overrides: Partial<ProjectorInput> = {}): ProjectorInput {
-  return { text, lines: splitLines(text), toolName: "bash", args: { command: "run-it --all" }, isError: false, exitCode: 1, timedOut: false, durationMs: 1500, ...overrides };
+  return {
+    text,
+    lines: splitLines(text),
+    toolName: "bash",
+    args: { command: "run-it --all" },
+    isError: false,
+    exitCode: 1,
+    timedOut: false,
+    durationMs: 1500,
+    ...overrides,
+  };
 }
 
 function context(budgetTokens: number, resultId = "r_cmd", maxViewBytes = 50_000): ProjectorContext {
@@ -75,7 +85,13 @@ describe("projectCommand()", () => {
   it("is bounded, deterministic, whole lines, recoverable, and says how the command ended", () => {
     fc.assert(
       fc.property(anyText, fc.integer({ min: 150, max: 1200 }), fc.constantFrom("", "r_p"), status, (text, budget, resultId, end) => {
-        const input = commandInput(text, { args: { command: end.command }, exitCode: end.exitCode, isError: end.isError, timedOut: end.timedOut, durationMs: end.durationMs });
+        const input = commandInput(text, {
+          args: { command: end.command },
+          exitCode: end.exitCode,
+          isError: end.isError,
+          timedOut: end.timedOut,
+          durationMs: end.durationMs,
+        });
         const options = context(budget, resultId, 6000);
         const view = projectCommand(input, options);
         checkLineView(text, view, options);
@@ -97,14 +113,21 @@ describe("projectCommand()", () => {
   const noise = fc.tuple(words, words, words, fc.nat(99_999)).map(([a, b, c, n]) => `${a} ${b} ${c} ${String(n)}`);
   const evidence = fc.oneof(
     fc.tuple(words, words, fc.nat(999)).map(([a, b, n]) => [`FAILED tests/test_${a}.py::test_${b} - AssertionError: assert ${String(n)} == 0`]),
-    fc.tuple(words, fc.nat(900), fc.nat(80)).map(([a, l, c]) => [`src/${a}.ts(${String(l + 1)},${String(c + 1)}): error TS2322: Type 'string' is not assignable to type 'number'.`]),
+    fc
+      .tuple(words, fc.nat(900), fc.nat(80))
+      .map(([a, l, c]) => [`src/${a}.ts(${String(l + 1)},${String(c + 1)}): error TS2322: Type 'string' is not assignable to type 'number'.`]),
     fc.tuple(words, fc.nat(900)).map(([a, l]) => [`${a}.c:${String(l + 1)}:5: error: '${a}' undeclared (first use in this function)`]),
     fc.tuple(fc.nat(500), words).map(([n, a]) => [`not ok ${String(n)} - ${a} works`]),
     words.map((a) => [`--- FAIL: Test_${a} (0.00s)`]),
     words.map((a) => [`ModuleNotFoundError: No module named '${a}'`]),
-    fc.tuple(words, fc.nat(900)).map(([a, n]) => ["Traceback (most recent call last):", `  File "/testbed/${a}.py", line ${String(n + 1)}, in run`, `    ${a}()`, `KeyError: '${a}'`]),
+    fc
+      .tuple(words, fc.nat(900))
+      .map(([a, n]) => ["Traceback (most recent call last):", `  File "/testbed/${a}.py", line ${String(n + 1)}, in run`, `    ${a}()`, `KeyError: '${a}'`]),
   );
-  const output = fc.tuple(fc.array(noise, { minLength: 100, maxLength: 1500 }), fc.array(fc.tuple(evidence, fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 8 }));
+  const output = fc.tuple(
+    fc.array(noise, { minLength: 100, maxLength: 1500 }),
+    fc.array(fc.tuple(evidence, fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 8 }),
+  );
 
   it("keeps every error line when the error lines fit in half the budget", () => {
     let checked = 0;
@@ -170,18 +193,26 @@ describe("projectCommand()", () => {
   it("collapses library frames before repository frames when room is short", () => {
     // Four repository frames, each calling into six library frames.
     const frames = Array.from({ length: 28 }, (_, index) =>
-      index % 7 === 0 ? `  File "/testbed/pkg/m${String(index)}.py", line ${String(index + 1)}, in f${String(index)}\n    call_${String(index)}()\n` : `  File "/opt/venv/lib/python3.12/site-packages/dep/d${String(index)}.py", line 7, in g\n    dep_call()\n`,
+      index % 7 === 0
+        ? `  File "/testbed/pkg/m${String(index)}.py", line ${String(index + 1)}, in f${String(index)}\n    call_${String(index)}()\n`
+        : `  File "/opt/venv/lib/python3.12/site-packages/dep/d${String(index)}.py", line 7, in g\n    dep_call()\n`,
     );
     const text = "start\n".repeat(300) + "Traceback (most recent call last):\n" + frames.join("") + "TypeError: bad operand\n" + "end of output\n".repeat(5);
     const view = projectCommand(commandInput(text), context(1000));
-    for (let index = 0; index < 28; index += 7) assert.ok(view.text.includes(`/testbed/pkg/m${String(index)}.py", line ${String(index + 1)}, in f${String(index)}\n    call_${String(index)}()\n`), `repository frame ${String(index)}`);
+    for (let index = 0; index < 28; index += 7)
+      assert.ok(
+        view.text.includes(`/testbed/pkg/m${String(index)}.py", line ${String(index + 1)}, in f${String(index)}\n    call_${String(index)}()\n`),
+        `repository frame ${String(index)}`,
+      );
     assert.ok(view.text.includes("Traceback (most recent call last):\n"));
     assert.ok(view.text.includes("TypeError: bad operand\n"));
     assert.ok(!view.text.includes("site-packages/dep/d27.py"), "library frames go first when room is short");
   });
 
   it("shows progress bars in their final state and keeps them recoverable", () => {
-    const text = Array.from({ length: 3000 }, (_, index) => `item ${String(index)}: 0%\ritem ${String(index)}: 50%\ritem ${String(index)}: 100%\n`).join("") + "error: disk full\n";
+    const text =
+      Array.from({ length: 3000 }, (_, index) => `item ${String(index)}: 0%\ritem ${String(index)}: 50%\ritem ${String(index)}: 100%\n`).join("") +
+      "error: disk full\n";
     const view = projectCommand(commandInput(text), context(500));
     checkLineView(text, view, context(500));
     checkDisplayedLines(text, view);
@@ -191,7 +222,8 @@ describe("projectCommand()", () => {
   });
 
   it("keeps the last line when a test run never ran", () => {
-    const text = "collecting ...\n".repeat(400) + "ImportError while loading conftest '/testbed/conftest.py'.\nModuleNotFoundError: No module named 'hypothesis'\n";
+    const text =
+      "collecting ...\n".repeat(400) + "ImportError while loading conftest '/testbed/conftest.py'.\nModuleNotFoundError: No module named 'hypothesis'\n";
     const view = projectCommand(commandInput(text, { exitCode: 4 }), context(500));
     assert.ok(view.text.endsWith("ModuleNotFoundError: No module named 'hypothesis'\n"));
     assert.ok(view.text.startsWith("[loupe] $ run-it --all · exit 4 (failed)"));
@@ -199,7 +231,11 @@ describe("projectCommand()", () => {
 
   it("keeps pytest's short test summary block whole", () => {
     const names = Array.from({ length: 8 }, (_, index) => `FAILED tests/test_mod.py::test_case_${String(index)} - assert ${String(index)} == 1\n`);
-    const text = "tests/test_mod.py ........................................ [ 50%]\n".repeat(200) + "=========================== short test summary info ============================\n" + names.join("") + "========================= 8 failed, 392 passed in 2.01s =========================\n";
+    const text =
+      "tests/test_mod.py ........................................ [ 50%]\n".repeat(200) +
+      "=========================== short test summary info ============================\n" +
+      names.join("") +
+      "========================= 8 failed, 392 passed in 2.01s =========================\n";
     const view = projectCommand(commandInput(text), context(500));
     for (const name of names) assert.ok(view.text.includes(name));
   });

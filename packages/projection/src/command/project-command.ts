@@ -1,4 +1,5 @@
 import type { TextView } from "../head-tail-view.js";
+import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView, type LineViewOptions } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { Projector, ProjectorContext, ProjectorInput } from "../projectors/projector.js";
@@ -14,6 +15,10 @@ import { blocksNotShown, missingBlocksNotice } from "./missing-blocks-notice.js"
 
 // Rounds of "select, name what did not fit, select again with that notice" before settling.
 const MAX_NOTICE_ROUNDS = 3;
+// The intent's lines come after the verdicts and the first and last error blocks (invariant 5), before the rest.
+const P_INTENT = 0.5;
+const CONTEXT_BEFORE = 2;
+const CONTEXT_AFTER = 6;
 // The shares of the budget (head before the error blocks, margin, when errors come first) are DEFAULT_SHARES.command
 // unless the context overrides them (measured on shared/corpus, see the corpus test).
 
@@ -41,12 +46,30 @@ export const projectCommand: Projector = (input, context) => {
   const describeGap = lineGapNotice(context.resultId);
   const main = commandHeader(input);
   const shares = sharesOf(context).command;
-  const blocks = commandLineBlocks(kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirstTokens(input, context, kinds, errorBlocks, main, shares), shares });
-  const options: LineViewOptions = { budgetTokens: context.budgetTokens, maxViewBytes: context.maxViewBytes, counter: context.counter, describeGap };
-  if (input.text.includes("\r")) options.display = (index) => {
-    const line = lines[index] ?? "";
-    return hasRedraws(line) ? collapseRedraws(line) : line;
+  const gapTokens = context.counter.count(describeGap(lines.length, lines.length, lines.length).description + "\n") + 1;
+  const intent = intentSelection(input, context, {
+    counter: context.counter,
+    gapTokens,
+    maxTokens: Math.floor(context.budgetTokens * sharesOf(context).intent.command),
+    before: CONTEXT_BEFORE,
+    after: CONTEXT_AFTER,
+    priority: P_INTENT,
+  });
+  // The head before the error blocks takes less when the intent's lines claim part of the budget.
+  const headFirst = Math.max(0, headFirstTokens(input, context, kinds, errorBlocks, main, shares) - intent.tokens);
+  const blocks = [...intent.blocks, ...commandLineBlocks(kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirst, shares })];
+  const options: LineViewOptions = {
+    budgetTokens: context.budgetTokens,
+    maxViewBytes: context.maxViewBytes,
+    counter: context.counter,
+    describeGap,
+    ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
   };
+  if (input.text.includes("\r"))
+    options.display = (index) => {
+      const line = lines[index] ?? "";
+      return hasRedraws(line) ? collapseRedraws(line) : line;
+    };
   const build = (notice: string): TextView => buildLineView(lines, blocks, { ...options, header: notice === "" ? [main] : [main, notice] });
   const noticeFor = (view: TextView): string => missingBlocksNotice(errorBlocks, blocksNotShown(errorBlocks, view.omissions, lines.length));
   const plain = build("");
@@ -75,7 +98,14 @@ export const projectCommand: Projector = (input, context) => {
  * more of the next step's evidence than a surplus of tracebacks. Script
  * output gets a larger share than a test run's, whose failures agents act on.
  */
-function headFirstTokens(input: ProjectorInput, context: ProjectorContext, kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], main: string, shares: ProjectionShares["command"]): number {
+function headFirstTokens(
+  input: ProjectorInput,
+  context: ProjectorContext,
+  kinds: readonly LineKind[],
+  errorBlocks: readonly ErrorBlock[],
+  main: string,
+  shares: ProjectionShares["command"],
+): number {
   const { budgetTokens, counter } = context;
   const isTestRun = kinds.some((kind) => kind === "summary" || kind === "summary_block" || kind === "failure");
   const share = budgetTokens * (isTestRun ? shares.testRunHead : shares.scriptHead);

@@ -50,7 +50,7 @@ export function signalLines(lines: readonly string[], text: string): Uint8Array 
 function markOccurrences(lines: readonly string[], text: string, literal: string, mask: Uint8Array): void {
   let line = 0;
   let lineStart = 0;
-  for (let at = text.indexOf(literal); at !== -1; ) {
+  for (let at = text.indexOf(literal); at !== -1;) {
     while (line < lines.length && lineStart + (lines[line] ?? "").length <= at) lineStart += (lines[line++] ?? "").length;
     if (line >= lines.length) return;
     mask[line] = 1;

@@ -12,7 +12,10 @@ function transcript(turns: number): string {
   const lines = ["user: Fix the flaky test in tests/test_cache.py (task anchor)\n", "It fails one run in ten.\n"];
   for (let turn = 2; turn <= turns; turn++) {
     const role = turn % 2 === 0 ? "assistant" : "user";
-    lines.push(`${role}: message ${String(turn)}\n`, ...Array.from({ length: 8 }, (_, index) => `  detail ${String(turn)}.${String(index)} lorem ipsum dolor sit amet\n`));
+    lines.push(
+      `${role}: message ${String(turn)}\n`,
+      ...Array.from({ length: 8 }, (_, index) => `  detail ${String(turn)}.${String(index)} lorem ipsum dolor sit amet\n`),
+    );
   }
   return lines.join("");
 }
@@ -20,13 +23,29 @@ function transcript(turns: number): string {
 describe("projectConversation()", () => {
   it("finds turns by their role markers", () => {
     const turns = findTurns(splitLines("## User\nhi\n[assistant] hello\nok\n<tool>\nout\n"));
-    assert.deepEqual(turns.map((turn) => [turn.role, turn.start, turn.end]), [["user", 0, 2], ["assistant", 2, 4], ["tool", 4, 6]]);
+    assert.deepEqual(
+      turns.map((turn) => [turn.role, turn.start, turn.end]),
+      [
+        ["user", 0, 2],
+        ["assistant", 2, 4],
+        ["tool", 4, 6],
+      ],
+    );
   });
 
   it("keeps the task anchor and the most recent turns, and names the omitted turns", () => {
     const text = transcript(120);
     const options = { budgetTokens: 800, maxViewBytes: 50_000, counter, resultId: "r_c", view: "" };
-    const input = { text, lines: splitLines(text), toolName: "read_history", args: {}, isError: false, exitCode: undefined, timedOut: false, durationMs: undefined };
+    const input = {
+      text,
+      lines: splitLines(text),
+      toolName: "read_history",
+      args: {},
+      isError: false,
+      exitCode: undefined,
+      timedOut: false,
+      durationMs: undefined,
+    };
     const view = projectConversation(input, options);
     checkLineView(text, view, options);
     assert.match(view.text, /user: Fix the flaky test in tests\/test_cache\.py/);

@@ -1,7 +1,9 @@
+import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import { projectGeneric } from "../generic/project-generic.js";
+import { sharesOf } from "../projectors/projection-shares.js";
 import type { Projector } from "../projectors/projector.js";
 import { findTurns, type TurnSpan } from "./find-turns.js";
 
@@ -31,9 +33,28 @@ export const projectConversation: Projector = (input, context) => {
   const recent = [...turns].reverse().filter((turn) => turn !== anchor);
   recent.forEach((turn, order) => blocks.push({ start: turn.start, end: turn.end, priority: 1 + order, take: "all", group: "recent" }));
   if (recent[0]) blocks.push({ start: recent[0].start, end: recent[0].end, priority: 1, take: "tail" });
-  const selectionHeader = (omitted: readonly TurnSpan[]): string[] => (omitted.length === 0 ? [] : [`[loupe] ${String(turns.length)} turns; not shown whole: ${addresses(omitted)}`]);
+  // After the task anchor, the lines the intent points at (with a little context), before the recent turns.
+  const describeGap = lineGapNotice(context.resultId);
+  const gapTokens = context.counter.count(describeGap(input.lines.length, input.lines.length, input.lines.length).description + "\n") + 1;
+  const intent = intentSelection(input, context, {
+    counter: context.counter,
+    gapTokens,
+    maxTokens: Math.floor(context.budgetTokens * sharesOf(context).intent.conversation),
+    before: 1,
+    after: 3,
+    priority: 0.5,
+  });
+  blocks.push(...intent.blocks);
+  const selectionHeader = (omitted: readonly TurnSpan[]): string[] =>
+    omitted.length === 0 ? [] : [`[loupe] ${String(turns.length)} turns; not shown whole: ${addresses(omitted)}`];
   // First pass decides which turns survive; the header then names the others (it is re-checked against the budget).
-  const options = { budgetTokens: context.budgetTokens, maxViewBytes: context.maxViewBytes, counter: context.counter, describeGap: lineGapNotice(context.resultId) };
+  const options = {
+    budgetTokens: context.budgetTokens,
+    maxViewBytes: context.maxViewBytes,
+    counter: context.counter,
+    describeGap,
+    ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
+  };
   const draft = buildLineView(input.lines, blocks, { ...options, header: selectionHeader(turns) });
   const omittedLines = new Set<number>();
   for (const omission of draft.omissions) for (let line = omission.startLine; line <= omission.endLine; line++) omittedLines.add(line);

@@ -6,7 +6,12 @@ import { countCodePoints } from "./code-points.js";
 import { CUT_NOTICE_VERSION, cutHeadTail, cutNotice, DEFAULT_CUT_RULE, isEligible, validateCutRule } from "./head-tail-cut.js";
 import type { CutRule } from "./head-tail-cut.js";
 
-const rule = (keepLimitChars: number, keepHeadChars: number, keepTailChars: number, keepTools = ["bash"]): CutRule => ({ keepLimitChars, keepHeadChars, keepTailChars, keepTools });
+const rule = (keepLimitChars: number, keepHeadChars: number, keepTailChars: number, keepTools = ["bash"]): CutRule => ({
+  keepLimitChars,
+  keepHeadChars,
+  keepTailChars,
+  keepTools,
+});
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const NOTICE = /\n\[loupe: (\d{1,3}(?:,\d{3})*) characters omitted\]\n/;
 
@@ -22,7 +27,7 @@ const ruleArbitrary = fc
 
 describe("cutNotice()", () => {
   it("is the fixed, versioned notice", () => {
-    assert.equal(CUT_NOTICE_VERSION, 1);
+    assert.equal(CUT_NOTICE_VERSION, 4);
     assert.equal(cutNotice(12_345), "\n[loupe: 12,345 characters omitted]\n");
     assert.equal(cutNotice(7), "\n[loupe: 7 characters omitted]\n");
   });
@@ -39,14 +44,21 @@ describe("validateCutRule()", () => {
     for (const bad of [rule(6200, 3000, 3000), rule(100, 0, 0), rule(1, 0, 0)]) {
       assert.throws(
         () => validateCutRule(bad),
-        (error: unknown) => isAppError(error) && error.code === "invalid_argument" && /^keep_limit_chars must exceed keep_head_chars \+ keep_tail_chars \+ 200/.test(error.message) && error.message.includes(`keep_limit_chars=${bad.keepLimitChars}`),
+        (error: unknown) =>
+          isAppError(error) &&
+          error.code === "invalid_argument" &&
+          /^keep_limit_chars must exceed keep_head_chars \+ keep_tail_chars \+ 200/.test(error.message) &&
+          error.message.includes(`keep_limit_chars=${bad.keepLimitChars}`),
       );
     }
   });
 
   it("refuses negative or fractional counts and non-string tools", () => {
     for (const bad of [rule(-1, 0, 0), rule(10_000, 1.5, 0), rule(10_000, 0, Number.NaN), { ...rule(10_000, 0, 0), keepTools: [3] as unknown as string[] }]) {
-      assert.throws(() => validateCutRule(bad), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+      assert.throws(
+        () => validateCutRule(bad),
+        (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+      );
     }
   });
 });
@@ -70,10 +82,10 @@ describe("isEligible()", () => {
   });
 });
 
-describe("cutHeadTail()", () => {
+describe("cutHeadTail(), version 1 (results pinned to it before version 2)", () => {
   it("keeps head and tail with the notice between them", () => {
     const text = "H".repeat(100) + "m".repeat(12_345) + "T".repeat(100);
-    const result = cutHeadTail(text, rule(1000, 100, 100));
+    const result = cutHeadTail(text, rule(1000, 100, 100), 1);
     assert.deepEqual(result, { text: `${"H".repeat(100)}\n[loupe: 12,345 characters omitted]\n${"T".repeat(100)}`, cut: true, removedChars: 12_345 });
   });
 
@@ -83,15 +95,28 @@ describe("cutHeadTail()", () => {
   });
 
   it("throws for an invalid rule", () => {
-    assert.throws(() => cutHeadTail("x", rule(300, 100, 100)), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    assert.throws(
+      () => cutHeadTail("x", rule(300, 100, 100)),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument",
+    );
+    assert.throws(
+      () => cutHeadTail("x", rule(1000, 100, 100), 5),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument" && error.message.includes("version=5"),
+    );
+  });
+
+  it("gives the bytes it gave before version 2 existed", () => {
+    const text = Array.from({ length: 400 }, (_, index) => `line ${String(index)} of a build log\n`).join("");
+    const cut = cutHeadTail(text, rule(8000, 3000, 3000), 1).text;
+    assert.equal(cut, text.slice(0, 3000) + cutNotice(text.length - 6000) + text.slice(-3000));
   });
 
   it("keeps exactly the first and last code points, never splits a pair, and is bounded, deterministic and idempotent", () => {
     fc.assert(
       fc.property(textArbitrary, ruleArbitrary, (text, cutRule) => {
-        const result = cutHeadTail(text, cutRule);
-        assert.deepEqual(cutHeadTail(text, cutRule), result, "deterministic");
-        assert.deepEqual(cutHeadTail(result.text, cutRule), { text: result.text, cut: false, removedChars: 0 }, "idempotent");
+        const result = cutHeadTail(text, cutRule, 1);
+        assert.deepEqual(cutHeadTail(text, cutRule, 1), result, "deterministic");
+        assert.deepEqual(cutHeadTail(result.text, cutRule, 1), { text: result.text, cut: false, removedChars: 0 }, "idempotent");
         const points = [...text];
         if (points.length <= cutRule.keepLimitChars) {
           assert.deepEqual(result, { text, cut: false, removedChars: 0 }, "identity when not eligible");

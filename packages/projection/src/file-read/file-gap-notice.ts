@@ -17,7 +17,10 @@ export function fileGapNotice(resultId: string, source: ReadSource): DescribeGap
   const standard = lineGapNotice(resultId, source.wholeFile ? source.path : "");
   return (startLine, endLine, totalLines) => {
     const range = source.fileRange(startLine - 1, endLine - 1);
-    const base = source.wholeFile || source.path === "" ? standard(startLine, endLine, totalLines) : partNotice(resultId, source.path, range, startLine, endLine, totalLines);
+    const base =
+      source.wholeFile || source.path === ""
+        ? standard(startLine, endLine, totalLines)
+        : partNotice(resultId, source.path, range, startLine, endLine, totalLines);
     if (range === undefined || source.toolCall === undefined) return base;
     const call = source.toolCall(range.from, range.to);
     const description = resultId === "" ? `${base.description}; read it again with ${call}` : `${base.description} or ${call}`;

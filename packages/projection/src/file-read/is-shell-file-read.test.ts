@@ -3,27 +3,6 @@ import { describe, it } from "node:test";
 import { filePathOf } from "./file-path-of.js";
 import { isShellFileRead } from "./is-shell-file-read.js";
 import { readToolCall } from "./read-tool-call.js";
-import { splitShellCommand } from "./split-shell-command.js";
-
-describe("splitShellCommand()", () => {
-  it("splits pipelines and commands, removes quotes and redirections", () => {
-    assert.deepEqual(splitShellCommand(`cd /testbed && sed -n '10,20p' "a b.py" 2>&1 | head -5; echo done`), [
-      [["cd", "/testbed"]],
-      [
-        ["sed", "-n", "10,20p", "a b.py"],
-        ["head", "-5"],
-      ],
-      [["echo", "done"]],
-    ]);
-    assert.deepEqual(splitShellCommand(`grep -n '>' f.py 2> /dev/null`), [[["grep", "-n", ">", "f.py"]]]);
-  });
-
-  it("gives up on here-documents, substitutions and unbalanced quotes", () => {
-    for (const command of ["cat > f.py << 'EOF'\nx\nEOF", "cat $(ls)", "cat `ls`", "cat 'open", "(cd x && cat y)"]) {
-      assert.equal(splitShellCommand(command), undefined, command);
-    }
-  });
-});
 
 describe("isShellFileRead()", () => {
   const cases: [string, { path: string; firstLine: number | undefined; wholeFile: boolean } | undefined][] = [
@@ -76,7 +55,10 @@ describe("readToolCall()", () => {
       readToolCall("str_replace_editor", { command: "view", path: "/w/a.c", view_range: [1, 50] }, 1)?.(20, 30),
       'str_replace_editor {"command":"view","path":"/w/a.c","view_range":[20,30]}',
     );
-    assert.equal(readToolCall("read_file", { path: "a.py", start_line: 1, end_line: 9 }, undefined)?.(5, 7), 'read_file {"path":"a.py","start_line":5,"end_line":7}');
+    assert.equal(
+      readToolCall("read_file", { path: "a.py", start_line: 1, end_line: 9 }, undefined)?.(5, 7),
+      'read_file {"path":"a.py","start_line":5,"end_line":7}',
+    );
     // An offset the tool counted from 0: its first printed line is offset + 1.
     assert.equal(readToolCall("view", { path: "a.py", offset: 0, limit: 100 }, 1)?.(41, 60), 'view {"path":"a.py","offset":40,"limit":20}');
     assert.equal(readToolCall("view", { path: "a.py", offset: 10, limit: 100 }, 11)?.(41, 60), 'view {"path":"a.py","offset":40,"limit":20}');

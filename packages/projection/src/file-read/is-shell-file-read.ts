@@ -1,4 +1,4 @@
-import { splitShellCommand, type ShellWords } from "./split-shell-command.js";
+import { shellWords, type ShellWords } from "../kinds/shell-words.js";
 
 /** What a shell command that prints (part of) one file reads. */
 export interface ShellFileRead {
@@ -24,7 +24,7 @@ const NL_FLAGS = /^-(?:b[atn]?|ba|n[lnrz]{1,2}|w\d*|s.?)$/;
  * files, a grep in the pipeline, here-documents). Pure.
  */
 export function isShellFileRead(command: string): ShellFileRead | undefined {
-  const pipelines = splitShellCommand(command);
+  const pipelines = shellWords(command);
   if (pipelines === undefined || pipelines.length === 0) return undefined;
   const before = pipelines.slice(0, -1);
   if (!before.every((pipeline) => pipeline.length === 1 && QUIET_SETUP.has(pipeline[0]?.[0] ?? ""))) return undefined;

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { ProjectorContext, ProjectorInput } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
 import { checkLineView } from "../testing/check-line-view.js";
+import { installedFile } from "../testing/installed-file.js";
 import { createTokenCounter } from "../token-counter.js";
 import { looksLikeNumberedFile } from "./looks-like-numbered-file.js";
 import { projectFileRead } from "./project-file-read.js";
@@ -13,8 +14,7 @@ import { projectFileRead } from "./project-file-read.js";
 const counter = createTokenCounter();
 const RESULT_ID = "r_0123456789abcdefghijABCDEFGHIJ_-";
 // A large real file: TypeScript's compiler, from the workspace's own dependencies.
-const BIG_FILE = "/work/main/node_modules/typescript/lib/typescript.js";
-const BIG = existsSync(BIG_FILE) ? BIG_FILE : undefined;
+const BIG_FILE = installedFile("typescript/lib/typescript.js");
 
 function input(text: string, toolName: string, args: Record<string, unknown>): ProjectorInput {
   return { text, lines: splitLines(text), toolName, args, isError: false, exitCode: 0, timedOut: false, durationMs: 5 };
@@ -31,7 +31,18 @@ function sh(command: string): string {
 const lineArbitrary = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.string({ unit: "grapheme", maxLength: 30 }),
-  fc.constantFrom("def handler(event):", "    def method(self, x):", "class Widget(Base):", "export function run(): void {", "", "\r", "x\r", "\u{1F600} astral", "\uFFFD", "y".repeat(2500)),
+  fc.constantFrom(
+    "def handler(event):",
+    "    def method(self, x):",
+    "class Widget(Base):",
+    "export function run(): void {",
+    "",
+    "\r",
+    "x\r",
+    "\u{1F600} astral",
+    "\uFFFD",
+    "y".repeat(2500),
+  ),
 );
 const textArbitrary = fc
   .tuple(fc.array(lineArbitrary, { maxLength: 300 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
@@ -59,10 +70,13 @@ describe("projectFileRead()", () => {
   });
 
   it("names the file and its line count in the notices of a whole-file read", () => {
-    const text = Array.from({ length: 5000 }, (_, index) => (index % 400 === 7 ? `def step_${String(index)}(x):\n` : `    value = ${String(index)}\n`)).join("");
+    const text = Array.from({ length: 5000 }, (_, index) => (index % 400 === 7 ? `def step_${String(index)}(x):\n` : `    value = ${String(index)}\n`)).join(
+      "",
+    );
     const view = projectFileRead(input(text, "bash", { command: "cat src/app.py" }), context(2000));
     assert.ok(view.omissions.length > 1, "the outline splits the middle");
-    for (const omission of view.omissions) assert.match(omission.description, /^\[loupe\] lines? [\d,–]+ of src\/app\.py \(5,000 lines\) omitted; recover with \{"result_id"/);
+    for (const omission of view.omissions)
+      assert.match(omission.description, /^\[loupe\] lines? [\d,–]+ of src\/app\.py \(5,000 lines\) omitted; recover with \{"result_id"/);
   });
 
   it("offers no continuation, only the agent's own read call, when nothing was saved", () => {
@@ -76,9 +90,9 @@ describe("projectFileRead()", () => {
   });
 });
 
-describe("projectFileRead() on real reads of a large file", { skip: BIG === undefined ? "typescript.js not installed" : false }, () => {
-  const file = BIG ?? "";
-  const fileLines = BIG === undefined ? [] : splitLines(readFileSync(file, "utf8"));
+describe("projectFileRead() on real reads of a large file", () => {
+  const file = BIG_FILE;
+  const fileLines = splitLines(readFileSync(file, "utf8"));
 
   it("cat -n: verbatim lines, the head, an outline of the middle, notices naming the file", () => {
     const text = sh(`cat -n ${file}`);
@@ -92,7 +106,10 @@ describe("projectFileRead() on real reads of a large file", { skip: BIG === unde
       const number = Number(/^\s*(\d+)\t/.exec(line)?.[1] ?? 0);
       return number > 200 && number < fileLines.length - 200;
     });
-    assert.ok(middle.some((line) => /^\s*\d+\t(?:function|class) \w+/.test(line)), "outline lines from the middle are kept");
+    assert.ok(
+      middle.some((line) => /^\s*\d+\t(?:function|class) \w+/.test(line)),
+      "outline lines from the middle are kept",
+    );
     assert.ok(view.omissions.length >= 3, "outline lines split the middle into several gaps");
     const total = Number(sh(`wc -l < ${file}`).trim());
     for (const omission of view.omissions) assert.ok(omission.description.includes(`of ${file} (${total.toLocaleString("en-US")} lines) omitted`));

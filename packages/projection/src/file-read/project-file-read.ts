@@ -1,3 +1,4 @@
+import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView } from "../lines/build-line-view.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import { sharesOf } from "../projectors/projection-shares.js";
@@ -18,6 +19,10 @@ import { readSourceOf } from "./read-source.js";
  */
 export const FILE_READ_OUTLINE_MIN_GAPS = 20;
 
+// Around a line the intent points at: agents read on from a little above it to well below it.
+const CONTEXT_BEFORE = 3;
+const CONTEXT_AFTER = 20;
+
 /**
  * Projects a file read (TOOL_KIND_FILE_READ, or a shell `cat`/`sed -n`/`head`/
  * `tail`/`nl` of a file): whole lines verbatim, the head and the tail, and an
@@ -37,10 +42,20 @@ export const projectFileRead: Projector = (input, context) => {
   const describeGap = fileGapNotice(context.resultId, source);
   const total = lines.length;
   const gapTokens = counter.count(describeGap(1, total, total).description + "\n") + 1;
-  const room = Math.max(0, budgetTokens - gapTokens);
-  const outlineTokens = room >= FILE_READ_OUTLINE_MIN_GAPS * gapTokens ? Math.floor(room * shares.outline) : 0;
-  const headTokens = Math.floor((room - outlineTokens) * shares.head);
-  const tailTokens = Math.floor((room - outlineTokens) * shares.tail);
+  const intent = intentSelection(input, context, {
+    counter,
+    gapTokens,
+    maxTokens: Math.floor(Math.max(0, budgetTokens - gapTokens) * sharesOf(context).intent.fileRead),
+    before: CONTEXT_BEFORE,
+    after: CONTEXT_AFTER,
+    priority: 0,
+  });
+  // Outline, head and tail share what the intent's lines leave; the intent's windows stand in for the outline.
+  const room = Math.max(0, budgetTokens - gapTokens - intent.tokens);
+  const guided = intent.chosen.length > 0;
+  const outlineTokens = !guided && room >= FILE_READ_OUTLINE_MIN_GAPS * gapTokens ? Math.floor(room * shares.outline) : 0;
+  const headTokens = Math.floor((room - outlineTokens) * (guided ? shares.intentHead : shares.head));
+  const tailTokens = Math.floor((room - outlineTokens) * (guided ? 1 - shares.intentHead : shares.tail));
   const headEnd = reachWithin(lines, 0, 1, headTokens, counter);
   const tailStart = reachWithin(lines, total - 1, -1, tailTokens, counter) + 1;
   const outline = chooseOutline({
@@ -54,12 +69,20 @@ export const projectFileRead: Projector = (input, context) => {
     counter,
   });
   const blocks: LineBlock[] = [
+    ...intent.blocks,
     { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens },
     { start: 1, end: total, priority: 0, take: "tail", maxTokens: tailTokens },
     ...outline.map((index): LineBlock => ({ start: index, end: index + 1, priority: 1, take: "all" })),
-    { start: 0, end: total - 1, priority: 2, take: "head" },
+    { start: 0, end: total - 1, priority: 2, take: "head", skip: true },
     // What the head leaves (less than its next line) may still hold a short line above the tail.
-    { start: 1, end: total, priority: 3, take: "tail" },
+    { start: 1, end: total, priority: 3, take: "tail", skip: true },
   ];
-  return buildLineView(lines, blocks, { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap });
+  return buildLineView(lines, blocks, {
+    budgetTokens,
+    maxViewBytes: context.maxViewBytes,
+    counter,
+    describeGap,
+    briefGaps: true,
+    ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
+  });
 };

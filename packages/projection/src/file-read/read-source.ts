@@ -34,7 +34,12 @@ export function readSourceOf(input: Pick<ProjectorInput, "lines" | "toolName" | 
   const key = filePathKeyOf(args);
   const shell = key === undefined && command !== "" ? isShellFileRead(command) : undefined;
   const numbered = looksLikeNumberedFile(lines);
-  const firstPrinted = numbered ? lines.slice(0, INFERENCE_LINES).map(printedLineNumber).find((number) => number !== undefined) : undefined;
+  const firstPrinted = numbered
+    ? lines
+        .slice(0, INFERENCE_LINES)
+        .map(printedLineNumber)
+        .find((number) => number !== undefined)
+    : undefined;
   const path = shell?.path ?? (key === undefined ? "" : (args[key] as string));
   const toolCall = shell === undefined ? readToolCall(input.toolName, args, firstPrinted) : undefined;
   const linearFirst = shell !== undefined ? shell.firstLine : !numbered && path !== "" ? firstLineFromArgs(args) : undefined;

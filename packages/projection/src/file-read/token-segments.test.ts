@@ -6,7 +6,40 @@ import { createTokenCounter } from "../token-counter.js";
 import { tokenSegments } from "./token-segments.js";
 
 const counters = [createTokenCounter("o200k_base"), createTokenCounter("cl100k_base")];
-const pieces = ["", " ", "  ", "\t", "\n", "\r\n", "\r", "/", "//x", " /", "a", "Ab", "'s", "'S", "12345", "x;", "};", "  return x;", "\u00a0", "\u2028", "\u3000", "é", "\u{1F600}", "\uFFFD", "\ud800", "<|endoftext|>", "--", "...", "# ", "\v", "\f", "\u0085"];
+const pieces = [
+  "",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\r",
+  "/",
+  "//x",
+  " /",
+  "a",
+  "Ab",
+  "'s",
+  "'S",
+  "12345",
+  "x;",
+  "};",
+  "  return x;",
+  "\u00a0",
+  "\u2028",
+  "\u3000",
+  "é",
+  "\u{1F600}",
+  "\uFFFD",
+  "\ud800",
+  "<|endoftext|>",
+  "--",
+  "...",
+  "# ",
+  "\v",
+  "\f",
+  "\u0085",
+];
 const line = fc.array(fc.constantFrom(...pieces), { maxLength: 6 }).map((parts) => parts.join(""));
 
 describe("tokenSegments()", () => {
@@ -16,7 +49,12 @@ describe("tokenSegments()", () => {
         const text = lines.join("\n") + (finalNewline ? "\n" : "");
         const segments = [...tokenSegments(text)];
         assert.equal(segments.join(""), text);
-        for (const counter of counters) assert.equal(segments.reduce((sum, segment) => sum + counter.count(segment), 0), counter.count(text), JSON.stringify(text));
+        for (const counter of counters)
+          assert.equal(
+            segments.reduce((sum, segment) => sum + counter.count(segment), 0),
+            counter.count(text),
+            JSON.stringify(text),
+          );
       }),
       { numRuns: 3000 },
     );
@@ -26,7 +64,11 @@ describe("tokenSegments()", () => {
     const text = readFileSync(new URL("./project-file-read.ts", import.meta.url), "utf8") + readFileSync(new URL("../split-lines.ts", import.meta.url), "utf8");
     const segments = [...tokenSegments(text)];
     assert.ok(segments.length > 20);
-    for (const counter of counters) assert.equal(segments.reduce((sum, segment) => sum + counter.count(segment), 0), counter.count(text));
+    for (const counter of counters)
+      assert.equal(
+        segments.reduce((sum, segment) => sum + counter.count(segment), 0),
+        counter.count(text),
+      );
   });
 
   it("gives no segment for empty text", () => {

@@ -41,8 +41,7 @@ export function contentKind(text: string): ResultKind {
     else if (numbered !== null) {
       numbers.push(Number(numbered[1] ?? numbered[3]));
       grepContext ||= numbered[2] === "-";
-    }
-    else if (GREP_HIT.test(line)) hits++;
+    } else if (GREP_HIT.test(line)) hits++;
     else if (LS_LONG_LINE.test(line) || (PATH_LINE.test(line.trim()) && /[/]|\.\w{1,8}$/.test(line.trim()))) paths++;
   }
   if (hits >= 2 && hits * 2 >= lines.length) return "search";

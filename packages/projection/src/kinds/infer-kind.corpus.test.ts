@@ -24,7 +24,16 @@ const EXPECTED_KIND_BY_DETAIL: ReadonlyMap<string, ResultKind> = new Map<string,
   ...entries("file_read", ["cat", "sed", "head", "tail", "nl", "less", "more", "awk", "open", "goto", "scroll_up", "scroll_down", "str_replace_editor view"]),
   ...entries("search", ["grep", "egrep", "fgrep", "rg", "ag", "ack", "search_dir", "search_file"]),
   ...entries("directory_list", ["find", "ls", "tree", "fd", "pwd", "find_file"]),
-  ...entries("edit", ["edit", "create", "insert", "set_cursors", "patch", "str_replace_editor str_replace", "str_replace_editor insert", "str_replace_editor create"]),
+  ...entries("edit", [
+    "edit",
+    "create",
+    "insert",
+    "set_cursors",
+    "patch",
+    "str_replace_editor str_replace",
+    "str_replace_editor insert",
+    "str_replace_editor create",
+  ]),
   ...entries("generic", ["think"]),
 ]);
 
@@ -70,14 +79,18 @@ function expectedKind(detail: string, command: string): Expected {
   }
   const firstPipeline = unquoted.split(/&&|\|\||;/)[0] ?? "";
   if (READER_DETAILS.has(detail) && /\|\s*(grep|egrep|rg)\b/.test(firstPipeline)) return { kind: "search", rule: "reader | grep" };
-  if (detail === "find" && /-exec\s+(grep|egrep|rg)\b|\|\s*xargs\s+(-\S+\s+)*(grep|egrep|rg)\b/.test(firstPipeline)) return { kind: "search", rule: "find + grep" };
+  if (detail === "find" && /-exec\s+(grep|egrep|rg)\b|\|\s*xargs\s+(-\S+\s+)*(grep|egrep|rg)\b/.test(firstPipeline))
+    return { kind: "search", rule: "find + grep" };
   if (detail === "git" && /^\s*git\s+grep\b/.test(firstSegment)) return { kind: "search", rule: "git grep" };
   return { kind: plain, rule: "table" };
 }
 
 function derived(rest: string, rule: DerivedRule): Expected {
   const next = rest.trimStart();
-  const words = next.replace(/^(cd\s+\S+\s*&&\s*)+/, "").split(/\s+/).filter((word) => !/^[A-Za-z_]\w*=/.test(word));
+  const words = next
+    .replace(/^(cd\s+\S+\s*&&\s*)+/, "")
+    .split(/\s+/)
+    .filter((word) => !/^[A-Za-z_]\w*=/.test(word));
   const first = words[0] ?? "";
   if (first === "") return { unscored: `nothing ${rule}` };
   const expected = expectedKind(first.startsWith("#") ? "#" : first.slice(first.lastIndexOf("/") + 1), next);
@@ -140,7 +153,11 @@ class Tally {
   }
   table(title: string, limit = 40): string {
     const rows = [...this.counts].sort((a, b) => b[1].scored - a[1].scored).slice(0, limit);
-    return [`| ${title} | scored | correct | accuracy |`, "|---|---:|---:|---:|", ...rows.map(([key, { scored, correct }]) => `| ${key} | ${scored} | ${correct} | ${percent(correct / scored)} |`)].join("\n");
+    return [
+      `| ${title} | scored | correct | accuracy |`,
+      "|---|---:|---:|---:|",
+      ...rows.map(([key, { scored, correct }]) => `| ${key} | ${scored} | ${correct} | ${percent(correct / scored)} |`),
+    ].join("\n");
   }
 }
 
@@ -165,65 +182,69 @@ function trajectorySummary(byTrajectory: Tally): string {
 
 const corpusPresent = CORPUS_FILES.every((file) => existsSync(CORPUS_DIR + file));
 
-describe("inferKind() against the corpus tool_detail label", { skip: corpusPresent ? false : `corpus not found at ${CORPUS_DIR} (it sits in ../shared beside the repository; a user's clone has none)` }, () => {
-  it(`agrees with the label on at least ${percent(MIN_ACCURACY)} of scored calls`, () => {
-    assert.ok(readdirSync(CORPUS_DIR).length > 0);
-    const rows = readCorpus();
-    const overall = new Tally();
-    const bySystem = new Tally();
-    const byTrajectory = new Tally();
-    const byDetail = new Tally();
-    const byRule = new Tally();
-    const directLabels = new Tally();
-    const nameOnly = new Tally();
-    const derivedLabels = new Tally();
-    const bySize = new Tally();
-    const plain = new Tally();
-    const confusion = new Map<string, number>();
-    const byContent = new Map<string, number>();
-    const unscored = new Map<string, number>();
-    const errors: string[] = [];
-    for (const row of rows) {
-      const args = typeof row.args === "string" ? { command: row.args } : (row.args as Record<string, unknown>);
-      const command = typeof args["command"] === "string" ? args["command"] : "";
-      const inferred = inferKind({ toolName: row.tool, args, text: row.output });
-      plain.add("all calls", inferred === (EXPECTED_KIND_BY_DETAIL.get(row.tool_detail) ?? "command"));
-      const expected = expectedKind(row.tool_detail, command);
-      if ("unscored" in expected) {
-        bump(unscored, `${row.tool_detail}, ${expected.unscored} → inferred ${inferred}`);
-        continue;
+describe(
+  "inferKind() against the corpus tool_detail label",
+  { skip: corpusPresent ? false : `corpus not found at ${CORPUS_DIR} (it sits in ../shared beside the repository; a user's clone has none)` },
+  () => {
+    it(`agrees with the label on at least ${percent(MIN_ACCURACY)} of scored calls`, () => {
+      assert.ok(readdirSync(CORPUS_DIR).length > 0);
+      const rows = readCorpus();
+      const overall = new Tally();
+      const bySystem = new Tally();
+      const byTrajectory = new Tally();
+      const byDetail = new Tally();
+      const byRule = new Tally();
+      const directLabels = new Tally();
+      const nameOnly = new Tally();
+      const derivedLabels = new Tally();
+      const bySize = new Tally();
+      const plain = new Tally();
+      const confusion = new Map<string, number>();
+      const byContent = new Map<string, number>();
+      const unscored = new Map<string, number>();
+      const errors: string[] = [];
+      for (const row of rows) {
+        const args = typeof row.args === "string" ? { command: row.args } : (row.args as Record<string, unknown>);
+        const command = typeof args["command"] === "string" ? args["command"] : "";
+        const inferred = inferKind({ toolName: row.tool, args, text: row.output });
+        plain.add("all calls", inferred === (EXPECTED_KIND_BY_DETAIL.get(row.tool_detail) ?? "command"));
+        const expected = expectedKind(row.tool_detail, command);
+        if ("unscored" in expected) {
+          bump(unscored, `${row.tool_detail}, ${expected.unscored} → inferred ${inferred}`);
+          continue;
+        }
+        const correct = inferred === expected.kind;
+        nameOnly.add("all", inferKind({ toolName: row.tool, args: {}, text: row.output }) === expected.kind);
+        if (row.output.trim() !== "") bump(byContent, `${expected.kind} → ${contentKind(row.output)}`);
+        overall.add("all", correct);
+        bySystem.add(row.agent_system, correct);
+        byTrajectory.add(row.trajectory_id, correct);
+        byDetail.add(row.tool_detail, correct);
+        byRule.add(expected.rule, correct);
+        (DERIVED.has(expected.rule) ? derivedLabels : directLabels).add("all", correct);
+        bySize.add(row.output.trim() === "" ? "empty output" : row.output.length > 2000 ? "output > 2,000 chars" : "output 1–2,000 chars", correct);
+        if (!correct) {
+          const key = `${row.tool_detail}: expected ${expected.kind}, inferred ${inferred}`;
+          bump(confusion, key);
+          errors.push(`- ${row.agent_system} · ${key} (${expected.rule}): \`${command.replace(/\s+/g, " ").slice(0, 160)}\``);
+        }
       }
-      const correct = inferred === expected.kind;
-      nameOnly.add("all", inferKind({ toolName: row.tool, args: {}, text: row.output }) === expected.kind);
-      if (row.output.trim() !== "") bump(byContent, `${expected.kind} → ${contentKind(row.output)}`);
-      overall.add("all", correct);
-      bySystem.add(row.agent_system, correct);
-      byTrajectory.add(row.trajectory_id, correct);
-      byDetail.add(row.tool_detail, correct);
-      byRule.add(expected.rule, correct);
-      (DERIVED.has(expected.rule) ? derivedLabels : directLabels).add("all", correct);
-      bySize.add(row.output.trim() === "" ? "empty output" : row.output.length > 2000 ? "output > 2,000 chars" : "output 1–2,000 chars", correct);
-      if (!correct) {
-        const key = `${row.tool_detail}: expected ${expected.kind}, inferred ${inferred}`;
-        bump(confusion, key);
-        errors.push(`- ${row.agent_system} · ${key} (${expected.rule}): \`${command.replace(/\s+/g, " ").slice(0, 160)}\``);
-      }
-    }
-    const report = [
-      `corpus: ${CORPUS_FILES.join(", ")} (${rows.length} calls)`,
-      `scored: ${overall.counts.get("all")?.scored ?? 0}, accuracy ${percent(overall.rate("all"), 2)}; labelled by tool_detail: ${directLabels.counts.get("all")?.scored ?? 0}, ${percent(directLabels.rate("all"), 2)}; derived: ${derivedLabels.counts.get("all")?.scored ?? 0}, ${percent(derivedLabels.rate("all"), 2)}; plain table on all calls ${percent(plain.rate("all calls"), 2)}; baseline without args (name, then content): ${percent(nameOnly.rate("all"), 2)}`,
-      bySystem.table("agent system"),
-      trajectorySummary(byTrajectory),
-      bySize.table("output size"),
-      byRule.table("rule"),
-      byDetail.table("tool_detail"),
-      countTable("top errors", confusion),
-      errors.slice(0, 40).join("\n"),
-      unscored.size === 0 ? "unscored: none" : countTable("unscored", unscored),
-      countTable("content alone (non-empty outputs): expected → contentKind", byContent, 30),
-    ].join("\n\n");
-    console.log(report);
-    assert.ok(overall.rate("all") >= MIN_ACCURACY, `accuracy ${percent(overall.rate("all"))} below ${percent(MIN_ACCURACY)}`);
-    for (const system of bySystem.counts.keys()) assert.ok(bySystem.rate(system) >= MIN_ACCURACY_PER_SYSTEM, `${system}: ${percent(bySystem.rate(system))}`);
-  });
-});
+      const report = [
+        `corpus: ${CORPUS_FILES.join(", ")} (${rows.length} calls)`,
+        `scored: ${overall.counts.get("all")?.scored ?? 0}, accuracy ${percent(overall.rate("all"), 2)}; labelled by tool_detail: ${directLabels.counts.get("all")?.scored ?? 0}, ${percent(directLabels.rate("all"), 2)}; derived: ${derivedLabels.counts.get("all")?.scored ?? 0}, ${percent(derivedLabels.rate("all"), 2)}; plain table on all calls ${percent(plain.rate("all calls"), 2)}; baseline without args (name, then content): ${percent(nameOnly.rate("all"), 2)}`,
+        bySystem.table("agent system"),
+        trajectorySummary(byTrajectory),
+        bySize.table("output size"),
+        byRule.table("rule"),
+        byDetail.table("tool_detail"),
+        countTable("top errors", confusion),
+        errors.slice(0, 40).join("\n"),
+        unscored.size === 0 ? "unscored: none" : countTable("unscored", unscored),
+        countTable("content alone (non-empty outputs): expected → contentKind", byContent, 30),
+      ].join("\n\n");
+      console.log(report);
+      assert.ok(overall.rate("all") >= MIN_ACCURACY, `accuracy ${percent(overall.rate("all"))} below ${percent(MIN_ACCURACY)}`);
+      for (const system of bySystem.counts.keys()) assert.ok(bySystem.rate(system) >= MIN_ACCURACY_PER_SYSTEM, `${system}: ${percent(bySystem.rate(system))}`);
+    });
+  },
+);

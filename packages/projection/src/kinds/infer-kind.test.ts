@@ -16,7 +16,10 @@ const BY_NAME: [InferKindInput, ResultKind][] = [
   [call("view", { path: "b.ts" }), "file_read"],
   [call("str_replace_editor", { command: "view", path: "/w/b.py" }), "file_read"],
   [call("str_replace_editor view", { command: "view", path: "/w/b.py" }), "file_read"],
-  [call("str_replace_editor", { command: "view", path: "/workspace" }, "Here's the files and directories up to 2 levels deep in /workspace\n/workspace/a.py"), "directory_list"],
+  [
+    call("str_replace_editor", { command: "view", path: "/workspace" }, "Here's the files and directories up to 2 levels deep in /workspace\n/workspace/a.py"),
+    "directory_list",
+  ],
   [call("str_replace_based_edit_tool", { command: "str_replace", path: "/w/b.py" }), "edit"],
   [call("str_replace_editor create", { command: "create", path: "/w/b.py" }), "edit"],
   [call("Glob", { pattern: "**/*.ts" }), "directory_list"],
@@ -94,8 +97,11 @@ describe("contentKind()", () => {
     ["1:import os\n2:import sys\n3:\n4:def x():\n", "file_read"],
     ["     1\timport os\n     2\timport sys\n", "file_read"],
     ["./src/a.py\n./src/b.py\n./tests/test_a.py\nREADME.md\n", "directory_list"],
-    ["total 8\ndrwxr-xr-x  2 root root 4096 Jan  1 00:00 src\n-rw-r--r--  1 root root  120 Jan  1 00:00 a.py\n-rw-r--r--  1 root root  120 Jan  1 00:00 b.py\n", "directory_list"],
-    ["Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: boom\n", "generic"],
+    [
+      "total 8\ndrwxr-xr-x  2 root root 4096 Jan  1 00:00 src\n-rw-r--r--  1 root root  120 Jan  1 00:00 a.py\n-rw-r--r--  1 root root  120 Jan  1 00:00 b.py\n",
+      "directory_list",
+    ],
+    ['Traceback (most recent call last):\n  File "x.py", line 1\nValueError: boom\n', "generic"],
     ["The quick brown fox.\nJumps over.\n", "generic"],
   ];
   for (const [text, kind] of CONTENT) {

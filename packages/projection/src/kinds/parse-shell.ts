@@ -25,7 +25,23 @@ const MAX_COMMAND_CHARS = 64 * 1024;
  * Pure; never throws; reads at most the first 64 Ki characters.
  */
 export function parseShell(source: string): Pipeline[] {
+  return scanShell(source).pipelines;
+}
+
+/**
+ * {@link parseShell} for readers that must not guess: undefined when the command line holds what
+ * the words alone do not tell — command substitution (`$(…)`, backticks, also inside double
+ * quotes), subshells or process substitution, here-documents or here-strings, or an unclosed quote.
+ * Pure; never throws.
+ */
+export function parseShellStrict(source: string): Pipeline[] | undefined {
+  const { pipelines, complex } = scanShell(source);
+  return complex ? undefined : pipelines;
+}
+
+function scanShell(source: string): { pipelines: Pipeline[]; complex: boolean } {
   const text = source.length > MAX_COMMAND_CHARS ? source.slice(0, MAX_COMMAND_CHARS) : source;
+  let complex = source.length > MAX_COMMAND_CHARS;
   const pipelines: Pipeline[] = [];
   const heredocs: { delimiter: string; strip: boolean }[] = [];
   let pipeline: Pipeline = [];
@@ -65,7 +81,7 @@ export function parseShell(source: string): Pipeline[] {
       fd = word;
       word = undefined;
     } else if (char !== "<" && char !== ">") fd = undefined;
-    if (char === " " || char === "\t") {
+    if (char === " " || char === "\t" || char === "\r") {
       endWord();
       index++;
     } else if (char === "\\") {
@@ -73,17 +89,21 @@ export function parseShell(source: string): Pipeline[] {
       index += 2;
     } else if (char === "'") {
       const end = closing(text, index + 1, "'");
+      complex ||= end >= text.length;
       word = (word ?? "") + text.slice(index + 1, end);
       index = end + 1;
     } else if (char === '"') {
       const [value, end] = doubleQuoted(text, index + 1);
+      complex ||= end >= text.length || /\$\(|`/.test(text.slice(index + 1, end));
       word = (word ?? "") + value;
       index = end + 1;
     } else if (char === "`") {
       const end = closing(text, index + 1, "`");
+      complex = true;
       word = (word ?? "") + text.slice(index, end + 1);
       index = end + 1;
     } else if (char === "$" && (text[index + 1] === "(" || text[index + 1] === "{")) {
+      complex ||= text[index + 1] === "(";
       const end = balanced(text, index + 1);
       word = (word ?? "") + text.slice(index, end + 1);
       index = end + 1;
@@ -104,9 +124,11 @@ export function parseShell(source: string): Pipeline[] {
       redirect("stdout");
       index += text[index + 2] === ">" ? 3 : 2;
     } else if (char === ";" || char === "&" || char === ")") {
+      complex ||= char === ")";
       endCommand(false);
       index++;
     } else if (char === "(") {
+      complex = true;
       if ((text[index - 1] === "<" || text[index - 1] === ">") && word === undefined) {
         const end = balanced(text, index);
         word = text.slice(index, end + 1);
@@ -121,6 +143,7 @@ export function parseShell(source: string): Pipeline[] {
         index++;
         continue;
       }
+      complex ||= operator.startsWith("<<");
       redirect(operator === "<<" ? "heredoc" : operator === "<<-" ? "heredoc-strip" : "other");
       index += operator.length;
     } else if (char === ">") {
@@ -138,7 +161,7 @@ export function parseShell(source: string): Pipeline[] {
     }
   }
   endCommand(false);
-  return pipelines;
+  return { pipelines, complex };
 }
 
 /** Index of the next `quote` at or after `from` (the end of the text when unclosed). */
@@ -155,7 +178,7 @@ function doubleQuoted(text: string, from: number): [string, number] {
   while (index < text.length && text[index] !== '"') {
     if (text[index] === "\\" && index + 1 < text.length) {
       const next = text[index + 1] as string;
-      value += "$`\"\\\n".includes(next) ? (next === "\n" ? "" : next) : `\\${next}`;
+      value += '$`"\\\n'.includes(next) ? (next === "\n" ? "" : next) : `\\${next}`;
       index += 2;
     } else {
       value += text[index];

@@ -22,8 +22,8 @@ const CASES: [string, ResultKind][] = [
   ["python x.py > out.txt 2>&1; cat out.txt", "file_read"],
   // Searches.
   ["cat f | grep x", "search"],
-  ["cat ./django/utils/http.py | grep -n -B10 -A10 \"year < 70\"", "search"],
-  ["grep -rn \"foo\" src/", "search"],
+  ['cat ./django/utils/http.py | grep -n -B10 -A10 "year < 70"', "search"],
+  ['grep -rn "foo" src/', "search"],
   ["cd /repo && rg -n 'def main' --type py | head -20", "search"],
   ["/usr/bin/grep x f", "search"],
   ["env LC_ALL=C grep x f", "search"],
@@ -53,7 +53,7 @@ const CASES: [string, ResultKind][] = [
   ["cp a b && sed -i '3d' b && mv b a", "edit"],
   // Commands.
   ["echo hello", "command"],
-  ["echo \"a > b\"", "command"],
+  ['echo "a > b"', "command"],
   ["echo x > /dev/null", "command"],
   ["python -c \"import os; print('grep')\"", "command"],
   ["cd /testbed && python -c \"\nimport re\n# cat the file, then grep it\nprint(open('f').read())\n\"", "command"],
@@ -97,7 +97,16 @@ describe("shellKind()", () => {
 describe("parseShell()", () => {
   it("skips here-document bodies and keeps the commands after them", () => {
     const pipelines = parseShell("cat > t.py << 'EOF'\nrm -rf /\nEOF\npython t.py | tail -5");
-    assert.deepEqual(pipelines.map((pipeline) => pipeline.map((command) => command.words)), [[["cat"]], [["python", "t.py"], ["tail", "-5"]]]);
+    assert.deepEqual(
+      pipelines.map((pipeline) => pipeline.map((command) => command.words)),
+      [
+        [["cat"]],
+        [
+          ["python", "t.py"],
+          ["tail", "-5"],
+        ],
+      ],
+    );
     assert.equal(pipelines[0]?.[0]?.stdout, "file");
   });
 

@@ -12,12 +12,22 @@ const EDITOR = { editor: true } as const;
  * Gemini CLI, Aider-style tools.
  */
 const KNOWN = new Map<string, NonNullable<NameKind>>([
-  ...names("file_read", "read read_file read_files read_many_files read_text_file view view_file open open_file file_read get_file_contents notebook_read goto scroll_up scroll_down"),
+  ...names(
+    "file_read",
+    "read read_file read_files read_many_files read_text_file view view_file open open_file file_read get_file_contents notebook_read goto scroll_up scroll_down",
+  ),
   ...names("directory_list", "glob ls list_dir list_directory list_files directory_tree find_file find_files file_search tree"),
   ...names("search", "grep search grep_search search_files search_dir search_file codebase_search ripgrep rg find_in_files search_code"),
-  ...names("edit", "edit write str_replace apply_patch multi_edit notebook_edit write_file create_file edit_file replace insert create append set_cursors search_replace replace_in_file write_to_file todo_write update_plan"),
+  ...names(
+    "edit",
+    "edit write str_replace apply_patch multi_edit notebook_edit write_file create_file edit_file replace insert create append set_cursors search_replace replace_in_file write_to_file todo_write update_plan",
+  ),
   ...names("command", "submit"),
-  ...[..."bash shell execute run_command terminal execute_bash execute_command run_terminal_cmd run_shell_command shell_command local_shell exec_command exec run cmd powershell container_exec execute_ipython_cell".split(" ")].map((name) => [name, SHELL] as const),
+  ...[
+    ..."bash shell execute run_command terminal execute_bash execute_command run_terminal_cmd run_shell_command shell_command local_shell exec_command exec run cmd powershell container_exec execute_ipython_cell".split(
+      " ",
+    ),
+  ].map((name) => [name, SHELL] as const),
   ...["str_replace_editor", "str_replace_based_edit_tool", "text_editor", "editor"].map((name) => [name, EDITOR] as const),
 ]);
 

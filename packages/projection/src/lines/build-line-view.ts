@@ -1,7 +1,7 @@
 import type { TextView } from "../head-tail-view.js";
 import type { TokenCounter } from "../token-counter.js";
 import { utf8Length } from "../utf8-length.js";
-import { renderSelection, type DescribeGap } from "./render-selection.js";
+import { briefGapNotice, renderSelection, type DescribeGap } from "./render-selection.js";
 import { selectLines, type LineBlock } from "./select-lines.js";
 
 /** Options for {@link buildLineView}. */
@@ -14,6 +14,10 @@ export interface LineViewOptions {
   header?: readonly string[];
   /** The text shown for a kept line (e.g. a progress bar collapsed to its final state). */
   display?: (index: number) => string;
+  /** A notice about what the selection left out (e.g. matches of the intent), placed after the header; "" for none. */
+  selectionNotice?: (kept: Uint8Array) => string;
+  /** Gap notices after the first are brief (see briefGapNotice): more of the budget goes to lines. */
+  briefGaps?: boolean;
 }
 
 const MAX_ATTEMPTS = 4;
@@ -32,7 +36,15 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
   const widest = options.describeGap(Math.max(1, lines.length - 1), lines.length, lines.length).description + "\n";
   const gapTokens = options.counter.count(widest) + 1;
   const gapBytes = utf8Length(widest);
+  const widestBrief = briefGapNotice(Math.max(1, lines.length - 1), lines.length, "{}") + "\n";
+  const later =
+    options.briefGaps === true
+      ? { laterGapTokens: Math.min(gapTokens, options.counter.count(widestBrief) + 1), laterGapBytes: Math.min(gapBytes, utf8Length(widestBrief)) }
+      : {};
   let budgetTokens = options.budgetTokens;
+  // Room kept for the selection notice once a selection without it turned out to need one.
+  let noticeTokens = 0;
+  let noticeBytes = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const selection = selectLines({
       lines,
@@ -40,13 +52,27 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
       budgetTokens,
       maxViewBytes: options.maxViewBytes,
       counter: options.counter,
-      reservedTokens: headerText === "" ? 0 : options.counter.count(headerText),
-      reservedBytes: utf8Length(headerText),
+      reservedTokens: (headerText === "" ? 0 : options.counter.count(headerText)) + noticeTokens,
+      reservedBytes: utf8Length(headerText) + noticeBytes,
       gapTokens,
       gapBytes,
+      ...later,
       ...(options.display ? { display: options.display } : {}),
     });
-    const view = renderSelection(lines, selection.kept, { header, describeGap: options.describeGap, ...(options.display ? { display: options.display } : {}) });
+    const notice = options.selectionNotice?.(selection.kept) ?? "";
+    if (notice !== "" && noticeTokens === 0) {
+      noticeTokens = options.counter.count(notice + "\n") + 2;
+      noticeBytes = utf8Length(notice) + 8;
+      attempt--;
+      continue;
+    }
+    const shown = notice === "" ? header : [...header, notice];
+    const view = renderSelection(lines, selection.kept, {
+      header: shown,
+      describeGap: options.describeGap,
+      ...(options.briefGaps === true ? { briefGaps: true } : {}),
+      ...(options.display ? { display: options.display } : {}),
+    });
     const tokens = options.counter.within(view.text, options.budgetTokens);
     if (tokens !== false && utf8Length(view.text) <= options.maxViewBytes) return { ...view, unchanged: false };
     const over = options.counter.count(view.text) - options.budgetTokens;

@@ -1,3 +1,4 @@
+import { formatNumber } from "../format-number.js";
 import type { LineOmission } from "../head-tail-view.js";
 
 /** How a projector words the notice for one omitted run (1-based, inclusive line numbers). */
@@ -10,6 +11,22 @@ export interface RenderOptions {
   /** The text shown for a kept line (default: the line itself). */
   display?: (index: number) => string;
   describeGap: DescribeGap;
+  /**
+   * Notices after the first say only the lines and the range to recover (see briefGapNotice): the
+   * first names the result; each omission still carries its whole continuation.
+   */
+  briefGaps?: boolean;
+}
+
+/**
+ * A later gap's notice when the first already named the result: "[loupe] lines 106–129 omitted;
+ * recover as above with {"start_line":106,"end_line":129}" — the same continuation less its
+ * result_id. Without a continuation (nothing saved), the lines alone.
+ */
+export function briefGapNotice(startLine: number, endLine: number, continuationJson: string): string {
+  const range = startLine === endLine ? `line ${formatNumber(startLine)}` : `lines ${formatNumber(startLine)}–${formatNumber(endLine)}`;
+  if (continuationJson === "") return `[loupe] ${range} omitted`;
+  return `[loupe] ${range} omitted; recover as above with ${JSON.stringify({ start_line: startLine, end_line: endLine })}`;
 }
 
 /**
@@ -23,6 +40,8 @@ export function renderSelection(lines: readonly string[], kept: Uint8Array, opti
   const parts: string[] = options.header.map((line) => line + "\n");
   const omissions: LineOmission[] = [];
   const display = options.display ?? ((index: number) => lines[index] ?? "");
+  // Whether a notice in the text already named the result (later ones may then be brief).
+  let named = false;
   const endsLine = (): boolean => parts.length === 0 || (parts[parts.length - 1] ?? "").endsWith("\n");
   let index = 0;
   while (index < lines.length) {
@@ -32,7 +51,12 @@ export function renderSelection(lines: readonly string[], kept: Uint8Array, opti
       // A line shown in another form (a progress bar's final state) is still recoverable as it was.
       if (shown !== lines[index]) {
         const gap = options.describeGap(index + 1, index + 1, lines.length);
-        omissions.push({ startLine: index + 1, endLine: index + 1, description: `${gap.description} (shown in its final state)`, continuationJson: gap.continuationJson });
+        omissions.push({
+          startLine: index + 1,
+          endLine: index + 1,
+          description: `${gap.description} (shown in its final state)`,
+          continuationJson: gap.continuationJson,
+        });
       }
       index++;
       continue;
@@ -41,7 +65,9 @@ export function renderSelection(lines: readonly string[], kept: Uint8Array, opti
     while (index < lines.length && kept[index] !== 1) index++;
     const gap = options.describeGap(start + 1, index, lines.length);
     if (!endsLine()) parts.push("\n");
-    parts.push(gap.description + "\n");
+    const brief = options.briefGaps === true && named;
+    parts.push((brief ? briefGapNotice(start + 1, index, gap.continuationJson) : gap.description) + "\n");
+    named ||= gap.continuationJson !== "";
     omissions.push({ startLine: start + 1, endLine: index, description: gap.description, continuationJson: gap.continuationJson });
   }
   return { text: parts.join(""), omissions };

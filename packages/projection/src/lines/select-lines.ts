@@ -18,6 +18,13 @@ export interface LineBlock {
   maxTokens?: number;
   /** Blocks of one group stop at the first that does not fit (e.g. recent turns, newest first). */
   group?: string;
+  /**
+   * A `head` or `tail` block that goes on past a line that does not fit (up
+   * to 16 in a row, while room for more than two notices is left), so what
+   * is left of the budget goes to the next lines that fit; by default it
+   * stops at the first.
+   */
+  skip?: boolean;
 }
 
 /** Everything {@link selectLines} needs. */
@@ -36,6 +43,9 @@ export interface SelectionInput {
   /** Tokens and bytes one gap notice costs at most. */
   gapTokens: number;
   gapBytes: number;
+  /** What each gap after the first costs at most, when later notices are brief (default: as the first). */
+  laterGapTokens?: number;
+  laterGapBytes?: number;
   /** The text shown for a kept line, when it differs from the line (it is what the view pays for). */
   display?: (index: number) => string;
 }
@@ -47,6 +57,11 @@ export interface Selection {
   bytes: number;
 }
 
+// A skipping block stops after this many lines in a row that did not fit: the rest nearly never would …
+const MAX_SKIPPED = 16;
+// … or once less than two notices and this many tokens are left.
+const MIN_SKIP_ROOM = 16;
+
 /**
  * Chooses whole lines to keep within budget: blocks in priority order, each
  * line charged its tokens plus the change it makes to the number of gaps (each
@@ -55,6 +70,9 @@ export interface Selection {
 export function selectLines(input: SelectionInput): Selection {
   const { lines, counter } = input;
   const total = lines.length;
+  // The first gap is paid for up front; a line that opens or closes another gap pays a later gap's cost.
+  const gapTokens = input.laterGapTokens ?? input.gapTokens;
+  const gapBytes = input.laterGapBytes ?? input.gapBytes;
   const kept = new Uint8Array(total);
   let gaps = total > 0 ? 1 : 0;
   let tokens = input.reservedTokens + gaps * input.gapTokens;
@@ -78,14 +96,14 @@ export function selectLines(input: SelectionInput): Selection {
   const keep = (index: number, room = Number.POSITIVE_INFINITY): boolean => {
     if (kept[index] === 1) return true;
     const delta = gapDelta(index);
-    const cost = lineTokens(index, Math.min(room, input.budgetTokens - tokens - delta * input.gapTokens));
+    const cost = lineTokens(index, Math.min(room, input.budgetTokens - tokens - delta * gapTokens));
     const size = utf8Length(shown(index));
-    if (cost > room || tokens + cost + delta * input.gapTokens > input.budgetTokens) return false;
-    if (bytes + size + delta * input.gapBytes > input.maxViewBytes) return false;
+    if (cost > room || tokens + cost + delta * gapTokens > input.budgetTokens) return false;
+    if (bytes + size + delta * gapBytes > input.maxViewBytes) return false;
     kept[index] = 1;
     gaps += delta;
-    tokens += cost + delta * input.gapTokens;
-    bytes += size + delta * input.gapBytes;
+    tokens += cost + delta * gapTokens;
+    bytes += size + delta * gapBytes;
     return true;
   };
   const ordered = input.blocks.map((block, order) => ({ block, order })).sort((a, b) => a.block.priority - b.block.priority || a.order - b.order);
@@ -100,10 +118,16 @@ export function selectLines(input: SelectionInput): Selection {
     }
     let room = block.maxTokens ?? Number.POSITIVE_INFINITY;
     const step = block.take === "head" ? 1 : -1;
+    let misses = 0;
     for (let index = block.take === "head" ? start : end - 1; index >= start && index < end; index += step) {
       const before = tokens;
       const wasKept = kept[index] === 1;
-      if (!keep(index, room)) break;
+      if (!keep(index, room)) {
+        // Past a line that does not fit, a later one costs a notice more: worth trying only while a few lines' room is left.
+        if (block.skip !== true || ++misses > MAX_SKIPPED || input.budgetTokens - tokens < 2 * gapTokens + MIN_SKIP_ROOM) break;
+        continue;
+      }
+      misses = 0;
       if (!wasKept) room -= tokens - before;
     }
   }

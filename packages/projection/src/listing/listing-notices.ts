@@ -72,7 +72,13 @@ export function listingHeader(listing: Listing, subtree: Int32Array, maxTokens: 
   const named = top.map((id) => `${directoryLabel(tree.path[id] ?? "")} ${formatNumber(subtree[id] ?? 0)}`);
   const directories = `${formatNumber(holding)} ${holding === 1 ? "directory" : "directories"}`;
   const prefix = `[loupe] ${entries(total)} in ${directories}${eligible > 0 ? "; " : ""}`;
-  return boundedLine(prefix, named, { maxItems: MAX_NAMED_DIRECTORIES, totalItems: eligible, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` });
+  return boundedLine(prefix, named, {
+    maxItems: MAX_NAMED_DIRECTORIES,
+    totalItems: eligible,
+    maxTokens,
+    counter,
+    more: (count) => `… and ${formatNumber(count)} more`,
+  });
 }
 
 /** The deepest directory every line of the listing is about (the directory listed). */

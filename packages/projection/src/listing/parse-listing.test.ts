@@ -55,7 +55,7 @@ describe("looksLikeListing()", () => {
     [".\n├── a\n│   └── b.txt\n└── c.txt\n", true],
     ["src:\na.ts\nb.ts\n\nsrc/lib:\nc.ts\n", true],
     ["src/a.ts:12:const x = 1\nsrc/b.ts:3:y\n", false],
-    ["Traceback (most recent call last):\n  File \"x.py\", line 3\nValueError: no\n", false],
+    ['Traceback (most recent call last):\n  File "x.py", line 3\nValueError: no\n', false],
     ["hello world\nthis is prose, not a listing\n", false],
     ["", false],
   ];

@@ -20,7 +20,8 @@ const TREE_BRANCH = /^((?:(?:│|\|)[\s\u00a0]{3}|[\s\u00a0]{4})*)(?:├──|�
 const TREE_SUMMARY = /^\d+ director(?:y|ies)(?:, \d+ files?)?\r?\n?$/;
 const LS_HEADER = /^(.+):\r?\n?$/;
 // "drwxr-xr-x  2 root root 4096 Sep 10  2025 name": the name follows the date.
-const LONG_FORMAT = /^[-dlcbpsD][rwxsStTl-]{9}[.+@]?\s.*?\s(?:(?:[A-Z][a-z]{2}\s+\d{1,2}|\d{1,2}\s+[A-Z][a-z]{2})\s+(?:\d{1,2}:\d\d|\d{4})|\d{4}-\d\d-\d\d\s+\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:\s+[+-]\d{4})?)\s(.+?)\r?\n?$/;
+const LONG_FORMAT =
+  /^[-dlcbpsD][rwxsStTl-]{9}[.+@]?\s.*?\s(?:(?:[A-Z][a-z]{2}\s+\d{1,2}|\d{1,2}\s+[A-Z][a-z]{2})\s+(?:\d{1,2}:\d\d|\d{4})|\d{4}-\d\d-\d\d\s+\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:\s+[+-]\d{4})?)\s(.+?)\r?\n?$/;
 const NOTE = /^(?:total \d+|find: |ls: |tree: |du: |grep: )|^\s*$/;
 
 /**
@@ -31,7 +32,12 @@ const NOTE = /^(?:total \d+|find: |ls: |tree: |du: |grep: )|^\s*$/;
  */
 export function parseListing(lines: readonly string[]): Listing {
   const total = lines.length;
-  const listing: Listing = { tree: createDirectoryTree(), isEntry: new Uint8Array(total), parentOf: new Int32Array(total).fill(-1), nodeOf: new Int32Array(total).fill(-1) };
+  const listing: Listing = {
+    tree: createDirectoryTree(),
+    isEntry: new Uint8Array(total),
+    parentOf: new Int32Array(total).fill(-1),
+    nodeOf: new Int32Array(total).fill(-1),
+  };
   const sample = lines.slice(0, 200);
   if (sample.filter((line) => TREE_BRANCH.test(line)).length >= Math.min(3, total - 1)) parseTree(lines, listing);
   else if (lines.some((line, index) => isLsHeader(lines, index) && line !== "")) parseLsBlocks(lines, listing);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -8,12 +8,14 @@ import fc from "fast-check";
 import type { ProjectorContext, ProjectorInput } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
 import { checkLineView } from "../testing/check-line-view.js";
+import { pnpmStoreOf } from "../testing/installed-file.js";
 import { createTokenCounter } from "../token-counter.js";
 import { projectListing } from "./project-listing.js";
 
 const counter = createTokenCounter();
 const RESULT_ID = "r_0123456789abcdefghijABCDEFGHIJ_-";
-const PNPM_STORE = "/work/main/node_modules/.pnpm";
+// The workspace's own package store, found from this checkout.
+const PNPM_STORE = pnpmStoreOf("typescript");
 
 function input(text: string, command: string): ProjectorInput {
   return { text, lines: splitLines(text), toolName: "bash", args: { command }, isError: false, exitCode: 0, timedOut: false, durationMs: 5 };
@@ -30,7 +32,10 @@ function sh(command: string, cwd?: string): string {
 /** The header's "dir/ count" items (after "; "). */
 function headerCounts(view: string): [string, number][] {
   const header = splitLines(view)[0] ?? "";
-  const list = header.slice(header.indexOf("; ") + 2).replace(/, … and [\d,]+ more\n?$/, "").replace(/\n$/, "");
+  const list = header
+    .slice(header.indexOf("; ") + 2)
+    .replace(/, … and [\d,]+ more\n?$/, "")
+    .replace(/\n$/, "");
   return list.split(", ").map((item) => {
     const space = item.lastIndexOf(" ");
     return [item.slice(0, space), Number(item.slice(space + 1).replace(/,/g, ""))];
@@ -39,7 +44,12 @@ function headerCounts(view: string): [string, number][] {
 
 const segment = fc.constantFrom("src", "lib", "a b", "node_modules", "x", "テスト", "\u{1F600}", "deep");
 const pathArbitrary = fc.array(segment, { minLength: 1, maxLength: 6 }).map((parts) => "./" + parts.join("/"));
-const lineArbitrary = fc.oneof(pathArbitrary, pathArbitrary.map((path) => `${path}.py`), fc.constantFrom("", "\r", "find: './x': Permission denied", "src:", "├── a.ts", "│   └── b.ts", "total 12", "z".repeat(2500)), fc.string({ maxLength: 40 }));
+const lineArbitrary = fc.oneof(
+  pathArbitrary,
+  pathArbitrary.map((path) => `${path}.py`),
+  fc.constantFrom("", "\r", "find: './x': Permission denied", "src:", "├── a.ts", "│   └── b.ts", "total 12", "z".repeat(2500)),
+  fc.string({ maxLength: 40 }),
+);
 const textArbitrary = fc
   .tuple(fc.array(lineArbitrary, { maxLength: 300 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
   .map(([lines, ending, finalNewline]) => lines.join(ending) + (finalNewline && lines.length > 0 ? ending : ""));
@@ -105,7 +115,8 @@ describe("projectListing() on real listings of a known tree", () => {
         const omitted = lines.slice(omission.startLine - 1, omission.endLine);
         assert.equal(Number((named[2] ?? "").replace(/,/g, "")), omitted.length);
         const dir = named[1];
-        if (dir !== undefined) for (const line of omitted) assert.ok(line.startsWith(dir) || line === `${dir.slice(0, -1)}\n`, `${line.trim()} is under ${dir}`);
+        if (dir !== undefined)
+          for (const line of omitted) assert.ok(line.startsWith(dir) || line === `${dir.slice(0, -1)}\n`, `${line.trim()} is under ${dir}`);
       }
     });
   }
@@ -115,7 +126,10 @@ describe("projectListing() on real listings of a known tree", () => {
     const view = projectListing(input(text, "find ."), context(2000));
     const body = splitLines(view.text).filter((line) => !line.startsWith("[loupe"));
     for (const dir of sh("find . -type d", root).trim().split("\n")) {
-      assert.ok(body.some((line) => line.startsWith(`${dir}/`) || line === `${dir}\n`), `${dir} is shown`);
+      assert.ok(
+        body.some((line) => line.startsWith(`${dir}/`) || line === `${dir}\n`),
+        `${dir} is shown`,
+      );
     }
   });
 
@@ -130,7 +144,7 @@ describe("projectListing() on real listings of a known tree", () => {
   });
 });
 
-describe("projectListing() on the workspace's package store", { skip: existsSync(PNPM_STORE) ? false : "node_modules/.pnpm not installed" }, () => {
+describe("projectListing() on the workspace's package store", () => {
   it("find -maxdepth 4: no path cut, header counts equal find's at the same depth", () => {
     const command = `find ${PNPM_STORE} -maxdepth 4`;
     const text = sh(command);
@@ -138,7 +152,10 @@ describe("projectListing() on the workspace's package store", { skip: existsSync
     const view = projectListing(input(text, command), options);
     checkLineView(text, view, options);
     for (const [dir, count] of headerCounts(view.text)) {
-      const depth = dir.slice(PNPM_STORE.length).split("/").filter((part) => part !== "").length;
+      const depth = dir
+        .slice(PNPM_STORE.length)
+        .split("/")
+        .filter((part) => part !== "").length;
       assert.equal(count, Number(sh(`find '${dir}' -mindepth 1 -maxdepth ${String(4 - depth)} | wc -l`).trim()), `count of ${dir}`);
     }
   });

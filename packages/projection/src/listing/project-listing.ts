@@ -1,4 +1,5 @@
 import { createCachingCounter } from "../file-read/caching-counter.js";
+import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView } from "../lines/build-line-view.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import { sharesOf } from "../projectors/projection-shares.js";
@@ -34,20 +35,39 @@ export const projectListing: Projector = (input, context) => {
   const header = counter.within(headerLine + "\n", headerTokens) === false ? [] : [headerLine];
   // A notice for the whole listing names its base directory: about what a notice for one subtree costs.
   const gapTokens = counter.count(listingGapNotice(context.resultId, listing, Number.POSITIVE_INFINITY)(1, total, total).description + "\n") + 2;
-  const room = Math.max(0, budgetTokens - gapTokens - (header.length === 0 ? 0 : counter.count(headerLine + "\n")));
+  const available = Math.max(0, budgetTokens - gapTokens - (header.length === 0 ? 0 : counter.count(headerLine + "\n")));
+  // Entries the intent names come first, alone (a listing's neighbours are unrelated entries).
+  const intent = intentSelection(input, context, {
+    counter,
+    gapTokens,
+    maxTokens: Math.floor(available * sharesOf(context).intent.listing),
+    before: 0,
+    after: 0,
+    priority: 0,
+  });
+  const room = Math.max(0, available - intent.tokens);
   const sampleTokens = gapTokens + averageLineTokens(lines);
   const maxGroups = Math.max(1, Math.floor((room * shares.samples) / sampleTokens));
   const depth = chooseCutDepth(listing, maxGroups);
   const groups = sampled(listingGroups(listing, depth), maxGroups);
   const describeGap = listingGapNotice(context.resultId, listing, depth);
   const blocks: LineBlock[] = [
+    ...intent.blocks,
     { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: Math.floor(room * shares.head) },
     ...groups.map((group): LineBlock => ({ start: group.start, end: group.start + 1, priority: 1, take: "all" })),
     { start: 1, end: total, priority: 1, take: "tail", maxTokens: Math.floor(room * shares.tail) },
     ...roundRobin(groups, lines, budgetTokens),
-    { start: 0, end: total, priority: 3, take: "head" },
+    { start: 0, end: total, priority: 3, take: "head", skip: true },
+    { start: 0, end: total, priority: 4, take: "tail", skip: true },
   ];
-  return buildLineView(lines, blocks, { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap, header });
+  return buildLineView(lines, blocks, {
+    budgetTokens,
+    maxViewBytes: context.maxViewBytes,
+    counter,
+    describeGap,
+    header,
+    ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
+  });
 };
 
 /** Estimated tokens of a typical line, from the bytes of up to 200 lines spread over the listing. */

@@ -28,14 +28,39 @@ export interface ProjectionShares {
     readonly summaryBlockFallback: number;
   };
   readonly generic: { readonly head: number; readonly tail: number };
-  /** Of the room after one notice: the outline (at large budgets), then head and tail of what is left. */
-  readonly fileRead: { readonly outline: number; readonly head: number; readonly tail: number };
+  /**
+   * Of the room after one notice: the outline (at large budgets), then head
+   * and tail of what is left. When the intent's lines are in the view, they
+   * stand in for the outline, and the head takes `intentHead` of what they
+   * leave (the tail the rest).
+   */
+  readonly fileRead: { readonly outline: number; readonly head: number; readonly tail: number; readonly intentHead: number };
   /** Of the room after the header and one notice; the notices' shares are of the whole budget. */
-  readonly search: { readonly head: number; readonly firstHits: number; readonly laterHits: number; readonly tail: number; readonly counts: number; readonly omittedFiles: number };
+  readonly search: {
+    readonly head: number;
+    readonly firstHits: number;
+    readonly laterHits: number;
+    readonly tail: number;
+    readonly counts: number;
+    readonly omittedFiles: number;
+  };
   /** Of the room after the header and one notice; the header's share is of the whole budget. */
   readonly listing: { readonly head: number; readonly samples: number; readonly tail: number; readonly header: number };
   /** projectHeadTail: the head's share (the tail takes the rest first, then the head what it leaves). */
   readonly headTail: { readonly head: number };
+  /**
+   * Of each line-based projector's budget: what the lines the intent points
+   * at (and their context) may take before ordinary output. Unused when the
+   * request has no intent or nothing of it occurs in the output.
+   */
+  readonly intent: {
+    readonly command: number;
+    readonly fileRead: number;
+    readonly search: number;
+    readonly listing: number;
+    readonly generic: number;
+    readonly conversation: number;
+  };
 }
 
 /** Some of the shares of {@link ProjectionShares}, per group; the others keep their defaults. */
@@ -43,12 +68,23 @@ export type ProjectionSharesOverride = { readonly [Group in keyof ProjectionShar
 
 /** The shares Loupe ships (measured on shared/corpus, see the projectors' corpus tests). */
 export const DEFAULT_SHARES: ProjectionShares = Object.freeze({
-  command: Object.freeze({ scriptHead: 0.65, testRunHead: 0.4, margin: 0.05, errorsFirstAbove: 0.5, tail: 0.2, head: 0.6, moreTail: 0.15, piece: 0.15, summaryBlockFallback: 0.3 }),
+  command: Object.freeze({
+    scriptHead: 0.65,
+    testRunHead: 0.4,
+    margin: 0.05,
+    errorsFirstAbove: 0.5,
+    tail: 0.2,
+    head: 0.6,
+    moreTail: 0.15,
+    piece: 0.15,
+    summaryBlockFallback: 0.3,
+  }),
   generic: Object.freeze({ head: 0.4, tail: 0.2 }),
-  fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35 }),
+  fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35, intentHead: 0.5 }),
   search: Object.freeze({ head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2, counts: 0.1, omittedFiles: 0.15 }),
   listing: Object.freeze({ head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 }),
   headTail: Object.freeze({ head: 0.65 }),
+  intent: Object.freeze({ command: 0.4, fileRead: 0.6, search: 0.3, listing: 0.4, generic: 0.5, conversation: 0.4 }),
 });
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

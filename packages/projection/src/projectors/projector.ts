@@ -31,6 +31,14 @@ export interface ProjectorContext {
   view: string;
   /** Shares of the budget that replace the defaults (DEFAULT_SHARES); validated, each in [0, 1]. */
   shares?: ProjectionSharesOverride;
+  /**
+   * What the agent is looking for: the task and the assistant text that asked
+   * for the call, as the runtime has them ("" or absent = none). Its first
+   * MAX_INTENT_BYTES are used. Line-based views keep the lines it points at
+   * (and a little context) before ordinary output, and name the matches they
+   * leave out with a pattern continuation.
+   */
+  intent?: string;
 }
 
 /**

@@ -46,7 +46,10 @@ export function redactionRuleProblems(rule: RedactionRule, index: number): strin
   }
   const group = rule.group ?? 0;
   if (!Number.isSafeInteger(group) || group < 0) problems.push(`${label}: group must be a whole number, 0 or more [group=${String(group)}]`);
-  if (rule.keywords !== undefined && !(Array.isArray(rule.keywords) && rule.keywords.length <= MAX_KEYWORDS && rule.keywords.every((k) => typeof k === "string" && k !== ""))) {
+  if (
+    rule.keywords !== undefined &&
+    !(Array.isArray(rule.keywords) && rule.keywords.length <= MAX_KEYWORDS && rule.keywords.every((k) => typeof k === "string" && k !== ""))
+  ) {
     problems.push(`${label}: keywords must be a list of at most ${MAX_KEYWORDS} non-empty strings`);
   }
   if (typeof rule.pattern !== "string" || rule.pattern === "" || rule.pattern.length > MAX_PATTERN_CHARS) {
@@ -70,5 +73,11 @@ export function redactionRuleProblems(rule: RedactionRule, index: number): strin
 function compileValid(rule: RedactionRule): CompiledRule {
   const group = rule.group ?? 0;
   const flags = rule.flags ?? "";
-  return { name: rule.name, regex: new RegExp(rule.pattern, `${flags}g${group > 0 ? "d" : ""}`), group, keywords: [...(rule.keywords ?? [])], ignoreCase: flags.includes("i") };
+  return {
+    name: rule.name,
+    regex: new RegExp(rule.pattern, `${flags}g${group > 0 ? "d" : ""}`),
+    group,
+    keywords: [...(rule.keywords ?? [])],
+    ignoreCase: flags.includes("i"),
+  };
 }

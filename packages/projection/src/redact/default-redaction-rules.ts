@@ -6,7 +6,22 @@ const NOT_PLACEHOLDER = String.raw`(?![$<{%*])`;
 const NOT_WORD = String.raw`(?!(?:none|null|nil|undefined|true|false|str|string|bytes|int|number|bool|boolean|any|optional|required|redacted)(?![A-Za-z0-9_]))`;
 // Keys whose value is a secret: password, passwd, passphrase, secret, secret_key, token, api_key, access_key, private_key.
 const SECRET_KEY = String.raw`(?:pass(?:word|wd|phrase)|secret(?:[_-]?key)?|token|api[_-]?key|access[_-]?key|private[_-]?key)`;
-const SECRET_KEYWORDS = ["password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey"];
+const SECRET_KEYWORDS = [
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "token",
+  "api_key",
+  "api-key",
+  "apikey",
+  "access_key",
+  "access-key",
+  "accesskey",
+  "private_key",
+  "private-key",
+  "privatekey",
+];
 // In `key = value` (spaces around "="), a bare identifier or dotted name without digits is code: `token = token`, `secret = settings.SECRET`.
 const NOT_CODE = String.raw`(?!(?<=[ \t]:?=[ \t]{0,5})[A-Za-z_][A-Za-z_.]{0,256}(?![^\s;]))`;
 const PEM_LABEL = String.raw`(?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?`;

@@ -30,7 +30,7 @@ export function parseRedactionRules(json: string): RedactionRule[] {
   }
   const problems: string[] = [];
   const file = Array.isArray(value) ? { rules: value as unknown } : value;
-  if (!isObject(file)) throw new AppError("invalid_argument", "redaction rules must be an array of rules or an object with \"rules\"");
+  if (!isObject(file)) throw new AppError("invalid_argument", 'redaction rules must be an array of rules or an object with "rules"');
   for (const key of Object.keys(file)) if (!FILE_KEYS.has(key)) problems.push(`unknown key "${key}"`);
   const replaceDefaults = file["replaceDefaults"] ?? false;
   if (typeof replaceDefaults !== "boolean") problems.push("replaceDefaults must be true or false");

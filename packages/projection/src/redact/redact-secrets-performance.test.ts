@@ -6,8 +6,19 @@ import { redactSecrets } from "./redact-secrets.js";
 
 const MB = 1024 * 1024;
 const ALMOST = [
-  "password= ", "token = x.", '"api_key": "', "Authorization: Bearer ", "authorization: ", "://a:", "://", "-----BEGIN RSA PRIVATE KEY-----",
-  "-----BEGIN PRIVATE KEY-----\nAAAA-----", "eyJaaaaaa.", "eyJaaaaaa.eyJaaaaa", "sk-aaaaaaaaaaaaaaaaaaaaaaaaa-", "aws_secret_access_key = ",
+  "password= ",
+  "token = x.",
+  '"api_key": "',
+  "Authorization: Bearer ",
+  "authorization: ",
+  "://a:",
+  "://",
+  "-----BEGIN RSA PRIVATE KEY-----",
+  "-----BEGIN PRIVATE KEY-----\nAAAA-----",
+  "eyJaaaaaa.",
+  "eyJaaaaaa.eyJaaaaa",
+  "sk-aaaaaaaaaaaaaaaaaaaaaaaaa-",
+  "aws_secret_access_key = ",
 ];
 const FILLERS = ["a", "A0", "-", " ", "aA0-_/+=", "\\n"];
 
@@ -45,7 +56,10 @@ describe("redactSecrets() performance", () => {
   it("prints its throughput on a realistic 10 MB log, with and without secrets", () => {
     const clean = realisticLog(10 * MB, false);
     const dirty = realisticLog(10 * MB, true);
-    for (const [label, text] of [["without secrets", clean], ["with secrets", dirty]] as const) {
+    for (const [label, text] of [
+      ["without secrets", clean],
+      ["with secrets", dirty],
+    ] as const) {
       redactSecrets(text);
       const started = performance.now();
       const result = redactSecrets(text);

@@ -4,15 +4,52 @@ import fc from "fast-check";
 import { redactSecrets } from "./redact-secrets.js";
 
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const token = (prefix: string, length: number) => fc.string({ unit: fc.constantFrom(...ALNUM), minLength: length, maxLength: length }).map((rest) => `${prefix}${rest}`);
+const token = (prefix: string, length: number) =>
+  fc.string({ unit: fc.constantFrom(...ALNUM), minLength: length, maxLength: length }).map((rest) => `${prefix}${rest}`);
 
 // Pieces that start, end or almost make secrets, so that generated texts put
 // matches next to each other, inside each other and next to masks.
 const FRAGMENTS = [
-  "password=", "PASSWORD: ", "token = ", '"api_key": "', "secret_key=", "Authorization: Bearer ", "authorization: basic ",
-  "https://", "://user:", "@host", "-----BEGIN RSA PRIVATE KEY-----\n", "\n-----END RSA PRIVATE KEY-----", "aws_secret_access_key = ",
-  "AKIA", "gh" + "p_", "sk-", "sk-ant-", "eyJ", ".eyJ", "xoxb-", "glpat-", "npm_", "AIza", "[REDACTED:", "[REDACTED:jwt]", "]",
-  '"', "'", " ", "\n", "\r\n", "=", ":", "$", "&", ";", "-", "_", "/", ".",
+  "password=",
+  "PASSWORD: ",
+  "token = ",
+  '"api_key": "',
+  "secret_key=",
+  "Authorization: Bearer ",
+  "authorization: basic ",
+  "https://",
+  "://user:",
+  "@host",
+  "-----BEGIN RSA PRIVATE KEY-----\n",
+  "\n-----END RSA PRIVATE KEY-----",
+  "aws_secret_access_key = ",
+  "AKIA",
+  "gh" + "p_",
+  "sk-",
+  "sk-ant-",
+  "eyJ",
+  ".eyJ",
+  "xoxb-",
+  "glpat-",
+  "npm_",
+  "AIza",
+  "[REDACTED:",
+  "[REDACTED:jwt]",
+  "]",
+  '"',
+  "'",
+  " ",
+  "\n",
+  "\r\n",
+  "=",
+  ":",
+  "$",
+  "&",
+  ";",
+  "-",
+  "_",
+  "/",
+  ".",
 ];
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...FRAGMENTS) },
@@ -27,7 +64,10 @@ const RUNS = { numRuns: 1500 };
 
 describe("redactSecrets() properties", () => {
   it("is deterministic", () => {
-    fc.assert(fc.property(texts, (text) => assert.deepEqual(redactSecrets(text), redactSecrets(text))), RUNS);
+    fc.assert(
+      fc.property(texts, (text) => assert.deepEqual(redactSecrets(text), redactSecrets(text))),
+      RUNS,
+    );
   });
 
   it("is idempotent: redacted text has nothing left to redact", () => {
@@ -46,7 +86,10 @@ describe("redactSecrets() properties", () => {
         fc.pre(!text.includes("[REDACTED:"));
         const result = redactSecrets(text);
         assert.equal(result.text.split("[REDACTED:").length - 1, result.count);
-        assert.equal(Object.values(result.byRule).reduce((a, b) => a + b, 0), result.count);
+        assert.equal(
+          Object.values(result.byRule).reduce((a, b) => a + b, 0),
+          result.count,
+        );
       }),
       RUNS,
     );
@@ -66,6 +109,9 @@ describe("redactSecrets() properties", () => {
 
   it("changes nothing in text without secret keywords", () => {
     const plain = fc.string({ unit: fc.constantFrom(..."bcdfghjlmnqvwxyz0123456789 \n\t,.;:=()[]{}\"'-_/@ü😀\uFFFD"), maxLength: 400 });
-    fc.assert(fc.property(plain, (text) => assert.deepEqual(redactSecrets(text), { text, count: 0, byRule: {} })), RUNS);
+    fc.assert(
+      fc.property(plain, (text) => assert.deepEqual(redactSecrets(text), { text, count: 0, byRule: {} })),
+      RUNS,
+    );
   });
 });

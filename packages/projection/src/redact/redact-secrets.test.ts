@@ -55,7 +55,10 @@ function expectCase(marked: string): { input: string; expected: string; byRule: 
 
 const POSITIVES: ReadonlyArray<readonly [string, string]> = [
   [".env file", `NODE_ENV=production\nGITHUB_TOKEN=⟦github-token:${S.ghp}⟧\nDB_PASSWORD=⟦secret-assignment:${S.password}⟧\nPORT=3000\n`],
-  ["aws credentials file", `[default]\naws_access_key_id = ⟦aws-access-key-id:${S.akia}⟧\naws_secret_access_key = ⟦aws-secret-access-key:${S.awsSecret}⟧\nregion = us-east-1\n`],
+  [
+    "aws credentials file",
+    `[default]\naws_access_key_id = ⟦aws-access-key-id:${S.akia}⟧\naws_secret_access_key = ⟦aws-secret-access-key:${S.awsSecret}⟧\nregion = us-east-1\n`,
+  ],
   ["aws env exports", `export AWS_ACCESS_KEY_ID=⟦aws-access-key-id:${S.asia}⟧\nexport AWS_SECRET_ACCESS_KEY="⟦aws-secret-access-key:${S.awsSecret}⟧"\n`],
   ["curl bearer header", `curl -sS -H 'Authorization: Bearer ⟦authorization:${S.bearer}⟧' https://api.example.com/v1/items\n`],
   ["curl basic header, lower case", `> authorization: basic ⟦authorization:${S.basic}⟧\r\n> accept: */*\r\n`],
@@ -76,10 +79,16 @@ const POSITIVES: ReadonlyArray<readonly [string, string]> = [
   ["npmrc", `//registry.npmjs.org/:_authToken=⟦npm-token:${S.npm}⟧\n`],
   ["jwt in a log line", `2024-05-01 INFO issued session=⟦jwt:${S.jwt}⟧ for user 42\n`],
   ["pem block in the middle of a log", `step 3/7: writing key\n${"⟦private-key:" + PEM + "⟧"}\nstep 4/7: done\n`],
-  ["pem escaped in a json service account", `{"type":"service_account","private_key":"⟦private-key:${PEM_ESCAPED}⟧\\n","client_email":"x@y.iam.gserviceaccount.com"}`],
+  [
+    "pem escaped in a json service account",
+    `{"type":"service_account","private_key":"⟦private-key:${PEM_ESCAPED}⟧\\n","client_email":"x@y.iam.gserviceaccount.com"}`,
+  ],
   ["json config pairs", `{\n  "password": "⟦secret-assignment:${S.password}⟧",\n  "api_key": "⟦secret-assignment:k-${chars(24, 40)}⟧",\n  "timeout": 30\n}\n`],
   ["yaml pairs", `database:\n  user: app\n  password: ⟦secret-assignment:${S.password}⟧\n  client_secret: '⟦secret-assignment:${chars(32, 41)}⟧'\n`],
-  ["cli flags and query strings", `mysql --user=root --password=⟦secret-assignment:${S.password}⟧ -h db\nGET /callback?code=abc&access_token=⟦secret-assignment:${chars(30, 42)}&state=xyz⟧ HTTP/1.1\n`],
+  [
+    "cli flags and query strings",
+    `mysql --user=root --password=⟦secret-assignment:${S.password}⟧ -h db\nGET /callback?code=abc&access_token=⟦secret-assignment:${chars(30, 42)}&state=xyz⟧ HTTP/1.1\n`,
+  ],
   ["ini with spaces and passwd", `[smtp]\npasswd = ⟦secret-assignment:p4ss-${chars(10, 43)}⟧\nsecret_key = ⟦secret-assignment:${chars(50, 44)}⟧\n`],
   ["header-style api key", `X-Api-Key: ⟦secret-assignment:${chars(32, 45)}⟧\n`],
   ["python kwargs with literal", `connect(host="db", password="⟦secret-assignment:${S.password}⟧")`],
@@ -91,12 +100,24 @@ const NEGATIVES: ReadonlyArray<readonly [string, string]> = [
   ["sk- in prose", "A risk-based approach; the task-runner and desk-booking tool use scikit-learn-compatible estimators.\n"],
   ["uuids and git shas", "id=550e8400-e29b-41d4-a716-446655440000 commit 9fceb02d0ae598e95dc970b74767f19372d61af8\n"],
   ["base64 image data", `<img src="data:image/png;base64,${chars(400, 50, `${ALNUM}+/`)}=">\n`],
-  ["code reading secrets from elsewhere", `password = os.environ["DB_PASSWORD"]\ntoken = get_token()\nself.token = token\nsecret = settings.SECRET\nconnect(password=password, token=token)\n`],
-  ["comparisons and placeholders", `if password == "":\nexport TOKEN=$GITHUB_TOKEN\npassword: \${{ secrets.DB_PASSWORD }}\napi_key=<your-api-key>\ncurl -H "Authorization: Bearer $TOKEN"\nheaders = {"Authorization": "Bearer " + token}\n`],
-  ["types and empty values", `interface Login { password: string; token?: string }\ndef f(password: str, token: Optional[str] = None):\npassword: null\ntoken = None\n`],
+  [
+    "code reading secrets from elsewhere",
+    `password = os.environ["DB_PASSWORD"]\ntoken = get_token()\nself.token = token\nsecret = settings.SECRET\nconnect(password=password, token=token)\n`,
+  ],
+  [
+    "comparisons and placeholders",
+    `if password == "":\nexport TOKEN=$GITHUB_TOKEN\npassword: \${{ secrets.DB_PASSWORD }}\napi_key=<your-api-key>\ncurl -H "Authorization: Bearer $TOKEN"\nheaders = {"Authorization": "Bearer " + token}\n`,
+  ],
+  [
+    "types and empty values",
+    `interface Login { password: string; token?: string }\ndef f(password: str, token: Optional[str] = None):\npassword: null\ntoken = None\n`,
+  ],
   ["urls without credentials", "see http://localhost:8080/health and https://example.com:443/a@b and git@github.com:acme/app.git\n"],
   ["aws example-shaped words that are not keys", "AKIAshort and ASIAN markets; npm_config_cache=/tmp/npm\n"],
-  ["pem public key and certificate", "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"],
+  [
+    "pem public key and certificate",
+    "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+  ],
   ["jwt-like prose", "eyJ is how base64 of '{\"' begins; see eyJhbGci.notjwt\n"],
   ["masks already present", "GITHUB_TOKEN=[REDACTED:github-token]\npassword: [REDACTED:secret-assignment]\nAuthorization: Bearer [REDACTED:authorization]\n"],
 ];
@@ -108,7 +129,10 @@ describe("redactSecrets()", () => {
       const result = redactSecrets(input);
       assert.equal(result.text, expected);
       assert.deepEqual(result.byRule, byRule);
-      assert.equal(result.count, Object.values(byRule).reduce((a, b) => a + b, 0));
+      assert.equal(
+        result.count,
+        Object.values(byRule).reduce((a, b) => a + b, 0),
+      );
       assert.deepEqual(redactSecrets(result.text), { text: result.text, count: 0, byRule: {} }, "idempotent");
     });
   }

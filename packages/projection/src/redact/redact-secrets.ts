@@ -67,7 +67,10 @@ function findSpans(text: string, rules: readonly CompiledRule[]): Span[] {
   let taken: Span[] = text.includes(REDACTION_MASK_PREFIX)
     ? Array.from(text.matchAll(MASK), (mask) => ({ start: mask.index, end: mask.index + mask[0].length, name: "" }))
     : [];
-  const present = findKeywords(text, rules.flatMap((rule) => rule.keywords));
+  const present = findKeywords(
+    text,
+    rules.flatMap((rule) => rule.keywords),
+  );
   for (const rule of rules) {
     if (!mayMatch(rule, text, present)) continue;
     const fresh = freeSpans(text, rule, taken);

@@ -80,7 +80,9 @@ describe("parseRedactionRules()", () => {
     const file = { rules: [{ name: "a", pattern: "(", flag: "i" }, 3], replaceDefaults: "no", disable: ["nope"], extra: 1 };
     assert.throws(
       () => parseRedactionRules(JSON.stringify(file)),
-      invalidArgument(/unknown key "extra".*replaceDefaults must be true or false.*rule #0: unknown keys "flag".*rule a \(#0\): invalid regular expression.*rule #1 must be an object.*no default rule is named "nope"/),
+      invalidArgument(
+        /unknown key "extra".*replaceDefaults must be true or false.*rule #0: unknown keys "flag".*rule a \(#0\): invalid regular expression.*rule #1 must be an object.*no default rule is named "nope"/,
+      ),
     );
   });
 });

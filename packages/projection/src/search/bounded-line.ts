@@ -21,6 +21,11 @@ export interface BoundedLineOptions {
  * pieces it adds.
  */
 export function boundedLine(prefix: string, items: readonly string[], options: BoundedLineOptions): string {
+  return fitItems(prefix, items, options).line;
+}
+
+/** {@link boundedLine}, with how many of `items` the line names. */
+export function fitItems(prefix: string, items: readonly string[], options: BoundedLineOptions): { line: string; named: number } {
   const { counter } = options;
   const total = options.totalItems ?? items.length;
   const full = (count: number): string => {
@@ -39,5 +44,5 @@ export function boundedLine(prefix: string, items: readonly string[], options: B
   }
   // Per-item counts can differ slightly from the joined line's: check the line and name fewer if needed.
   while (count > 0 && counter.within(full(count) + "\n", options.maxTokens) === false) count--;
-  return full(count);
+  return { line: full(count), named: count };
 }

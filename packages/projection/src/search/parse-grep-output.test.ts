@@ -14,7 +14,15 @@ function roles(text: string, singleFile = ""): { roles: string[]; files: string[
 
 describe("parseGrepOutput()", () => {
   it("reads grep -rn with context and separators", () => {
-    const text = ["src/a-b.ts-1-import x;", "src/a-b.ts:2:const hit = 1;", "src/a-b.ts-3-", "--", "lib/c.py-9-def f():", "lib/c.py:10:    hit()", "lib/c.py:11:    hit(2)"].join("\n");
+    const text = [
+      "src/a-b.ts-1-import x;",
+      "src/a-b.ts:2:const hit = 1;",
+      "src/a-b.ts-3-",
+      "--",
+      "lib/c.py-9-def f():",
+      "lib/c.py:10:    hit()",
+      "lib/c.py:11:    hit(2)",
+    ].join("\n");
     assert.deepEqual(roles(text), {
       roles: ["context", "hit", "context", "separator", "context", "hit", "hit"],
       files: ["src/a-b.ts", "lib/c.py"],
@@ -35,6 +43,20 @@ describe("parseGrepOutput()", () => {
   it("reads grep -r without line numbers when the paths have directories", () => {
     const text = "./django/db/models/query.py:    def union(self):\n./django/db/models/query.py-    pass\n./tests/test_x.py:union\n";
     assert.deepEqual(roles(text), { roles: ["hit", "context", "hit"], files: ["./django/db/models/query.py", "./tests/test_x.py"], hits: [[0], [2]] });
+  });
+
+  it('reads OpenCode\'s grep: a heading per file, then "  Line N: text" hits between blank lines', () => {
+    const text = "Found 3 matches\n/w/src/a.ts:\n  Line 7: const a = 1;\n\n  Line 17: const b = a;\n\n/w/lib/c.ts:\n  Line 2: a();\n";
+    assert.deepEqual(roles(text), {
+      roles: ["other", "heading", "hit", "other", "hit", "other", "heading", "hit"],
+      files: ["/w/src/a.ts", "/w/lib/c.ts"],
+      hits: [[2, 4], [7]],
+    });
+  });
+
+  it('reads Gemini CLI\'s grep_search: "File: path" headings, "L12: text" hits and "L11- text" context', () => {
+    const text = 'Found 2 matches for pattern "x" in path ".":\n---\nFile: big.txt\nL6- before\nL7: x = 1\nL17: y = x\n---\n';
+    assert.deepEqual(roles(text), { roles: ["other", "other", "heading", "context", "hit", "hit", "other"], files: ["big.txt"], hits: [[4, 5]] });
   });
 
   it("treats bare matching lines as hits of one unnamed file", () => {
@@ -63,7 +85,7 @@ describe("looksLikeGrepOutput()", () => {
     // A numbered file view (SWE-agent) is not a grep.
     ["273:    x = 1\n274:    y = 2\n275:    z = 3\n", false],
     ["     1\timport os\n     2\timport sys\n", false],
-    ["Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\nValueError: boom\n", false],
+    ['Traceback (most recent call last):\n  File "x.py", line 3, in <module>\nValueError: boom\n', false],
     ["./src/a.py\n./src/b.py\n", false],
     ["", false],
   ];

@@ -1,17 +1,7 @@
-/** What one line of grep / rg output is. */
-export const GREP_LINE = { other: 0, hit: 1, context: 2, separator: 3, heading: 4 } as const;
+import { GREP_LINE, type GrepOutput } from "./grep-line.js";
+import { parseHeadedGrepOutput } from "./headed-grep-output.js";
 
-/** grep / rg output taken apart: per line its role and file, per file its hits. */
-export interface GrepOutput {
-  /** Per line, one of {@link GREP_LINE}. */
-  roles: Uint8Array;
-  /** Per line, the index into `files` of the file it belongs to; -1 for none. */
-  fileOf: Int32Array;
-  /** File names in order of first appearance, as printed ("" for the one unnamed file of a single-file grep). */
-  files: string[];
-  /** Per file, its hit lines' indices in order. */
-  hits: number[][];
-}
+export { GREP_LINE, type GrepOutput } from "./grep-line.js";
 
 // "path:12:text" (grep -n over several files, rg); the path is not a bare number.
 const PATH_HIT = /^([^\s:]+):(\d+):/;
@@ -27,9 +17,13 @@ const HEADING = /^[^\s:][^:]*[/.][^:]*\r?\n?$/;
  * "path:text"), context lines ("path-12-text", "12-text"), "--" separators and,
  * in rg's heading mode, file heading lines. Output with no recognizable
  * structure counts as all hits of one unnamed file (`grep x file` prints bare
- * lines). `singleFile` names that file when the command shows it. Pure; linear.
+ * lines). `singleFile` names that file when the command shows it. The forms of the
+ * runtimes' own search tools (OpenCode's grep, Gemini CLI's grep_search: a heading per file,
+ * then "  Line 12: text" or "L12: text") are read as such. Pure; linear.
  */
 export function parseGrepOutput(lines: readonly string[], singleFile = ""): GrepOutput {
+  const headed = parseHeadedGrepOutput(lines);
+  if (headed !== undefined) return headed;
   const total = lines.length;
   const roles = new Uint8Array(total);
   const fileOf = new Int32Array(total).fill(-1);

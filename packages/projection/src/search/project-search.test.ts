@@ -1,17 +1,18 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { ProjectorContext, ProjectorInput } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
 import { checkLineView } from "../testing/check-line-view.js";
+import { installedPackageDir } from "../testing/installed-file.js";
 import { createTokenCounter } from "../token-counter.js";
 import { projectSearch } from "./project-search.js";
 
 const counter = createTokenCounter();
 const RESULT_ID = "r_0123456789abcdefghijABCDEFGHIJ_-";
-const TS_LIB = "/work/main/node_modules/typescript/lib";
+const TS_LIB = join(installedPackageDir("typescript"), "lib");
 
 function input(text: string, command: string): ProjectorInput {
   return { text, lines: splitLines(text), toolName: "bash", args: { command }, isError: false, exitCode: 0, timedOut: false, durationMs: 5 };
@@ -29,7 +30,9 @@ const fileArbitrary = fc.constantFrom("src/a.ts", "src/b-c.ts", "lib/deep/x.py",
 const grepLineArbitrary = fc.oneof(
   fc.tuple(fileArbitrary, fc.nat(9999), fc.string({ maxLength: 60 })).map(([file, line, text]) => `${file}:${String(line)}:${text}`),
   fc.tuple(fileArbitrary, fc.nat(9999), fc.string({ maxLength: 60 })).map(([file, line, text]) => `${file}-${String(line)}-${text}`),
-  fc.tuple(fc.nat(9999), fc.constantFrom(":", "-"), fc.string({ unit: "grapheme", maxLength: 40 })).map(([line, mark, text]) => `${String(line)}${mark}${text}`),
+  fc
+    .tuple(fc.nat(9999), fc.constantFrom(":", "-"), fc.string({ unit: "grapheme", maxLength: 40 }))
+    .map(([line, mark, text]) => `${String(line)}${mark}${text}`),
   fc.constantFrom("--", "", "\r", "Binary file x matches", "src/a.ts", "\u{1F600}:1:astral", "\uFFFD", "z".repeat(2500)),
   fc.string({ maxLength: 50 }),
 );
@@ -40,19 +43,29 @@ const textArbitrary = fc
 describe("projectSearch()", () => {
   it("keeps the invariants on generated grep output: bounded, whole lines verbatim, omissions recover the rest, deterministic", () => {
     fc.assert(
-      fc.property(textArbitrary, fc.constantFrom("grep -rn x .", "grep -n x src/a.ts -A 3", "rg x"), fc.integer({ min: 150, max: 1500 }), fc.boolean(), (text, command, budget, saved) => {
-        const options = context(budget, saved ? RESULT_ID : "");
-        const view = projectSearch(input(text, command), options);
-        checkLineView(text, view, options);
-        assert.deepEqual(projectSearch(input(text, command), options), view);
-      }),
+      fc.property(
+        textArbitrary,
+        fc.constantFrom("grep -rn x .", "grep -n x src/a.ts -A 3", "rg x"),
+        fc.integer({ min: 150, max: 1500 }),
+        fc.boolean(),
+        (text, command, budget, saved) => {
+          const options = context(budget, saved ? RESULT_ID : "");
+          const view = projectSearch(input(text, command), options);
+          checkLineView(text, view, options);
+          assert.deepEqual(projectSearch(input(text, command), options), view);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("shows every file before context, and names files it has no room for", () => {
     const files = Array.from({ length: 30 }, (_, index) => `pkg/module_${String(index)}/file.py`);
-    const text = files.flatMap((file, index) => Array.from({ length: 20 }, (_, line) => `${file}:${String(line * 7 + index)}:    value = compute_${String(line)}(x)  # long enough comment\n`)).join("");
+    const text = files
+      .flatMap((file, index) =>
+        Array.from({ length: 20 }, (_, line) => `${file}:${String(line * 7 + index)}:    value = compute_${String(line)}(x)  # long enough comment\n`),
+      )
+      .join("");
     const view = projectSearch(input(text, "grep -rn compute pkg"), context(2000));
     checkLineView(text, view, context(2000));
     const [counts, missing] = splitLines(view.text);
@@ -62,13 +75,18 @@ describe("projectSearch()", () => {
   });
 });
 
-describe("projectSearch() on real grep output", { skip: existsSync(TS_LIB) ? false : "typescript not installed" }, () => {
+describe("projectSearch() on real grep output", () => {
   it("grep -rn over a library: every file the grep matched is named at 2,000 tokens, with its true count", () => {
     const command = `grep -rn "function " ${TS_LIB}`;
     const text = sh(command);
     // Oracles from separate runs of grep, not from the projector's parser.
     const files = sh(`grep -rl "function " ${TS_LIB}`).trim().split("\n");
-    const countOf = new Map(sh(`grep -rc "function " ${TS_LIB}`).trim().split("\n").map((line) => [line.slice(0, line.lastIndexOf(":")), Number(line.slice(line.lastIndexOf(":") + 1))]));
+    const countOf = new Map(
+      sh(`grep -rc "function " ${TS_LIB}`)
+        .trim()
+        .split("\n")
+        .map((line) => [line.slice(0, line.lastIndexOf(":")), Number(line.slice(line.lastIndexOf(":") + 1))]),
+    );
     const options = context(2000);
     const view = projectSearch(input(text, command), options);
     checkLineView(text, view, options);
@@ -84,6 +102,27 @@ describe("projectSearch() on real grep output", { skip: existsSync(TS_LIB) ? fal
     }
   });
 
+  it("grep -rn over a library: every file is named whatever order grep visits the files in (directory order differs between machines)", () => {
+    const command = `grep -rn "function " ${TS_LIB}`;
+    const text = sh(command);
+    const byFile = new Map<string, string[]>();
+    for (const line of splitLines(text).filter((line) => line !== "")) {
+      const file = line.slice(0, line.indexOf(":", TS_LIB.length));
+      byFile.set(file, [...(byFile.get(file) ?? []), line]);
+    }
+    assert.ok(byFile.size > 20);
+    fc.assert(
+      fc.property(fc.shuffledSubarray([...byFile.keys()], { minLength: byFile.size }), (files) => {
+        const shuffled = files.flatMap((file) => byFile.get(file) ?? []).join("\n") + "\n";
+        const options = context(2000);
+        const view = projectSearch(input(shuffled, command), options);
+        checkLineView(shuffled, view, options);
+        for (const file of files) assert.ok(view.text.includes(file.slice(TS_LIB.length + 1)), `${file} is named`);
+      }),
+      { numRuns: 25, seed: 20261201 },
+    );
+  });
+
   it("grep -rn -C2 with few files: each file's first hit line is kept, context from the head", () => {
     const command = `grep -rn -C2 "Debug.assertNever" ${TS_LIB}`;
     const text = sh(command);
@@ -94,7 +133,10 @@ describe("projectSearch() on real grep output", { skip: existsSync(TS_LIB) ? fal
     const body = splitLines(view.text).filter((line) => !line.startsWith("[loupe"));
     for (const file of files) {
       const first = sh(`grep -n -m1 "Debug.assertNever" ${file}`).split(":")[0] ?? "";
-      assert.ok(body.some((line) => line.startsWith(`${file}:${first}:`)), `first hit of ${file} (line ${first}) is kept`);
+      assert.ok(
+        body.some((line) => line.startsWith(`${file}:${first}:`)),
+        `first hit of ${file} (line ${first}) is kept`,
+      );
     }
     assert.equal(body[0], splitLines(text)[0], "the head is kept");
   });
@@ -108,5 +150,16 @@ describe("projectSearch() on real grep output", { skip: existsSync(TS_LIB) ? fal
     checkLineView(text, view, options);
     const matches = Number(sh(`grep -c "^function create" ${file}`).trim());
     assert.ok(view.text.startsWith(`[loupe] ${matches.toLocaleString("en-US")} matches in ${file}\n`));
+  });
+});
+
+describe("projectSearch() on the runtimes' own search tools", () => {
+  it("OpenCode's grep: counts every hit under its heading, and the hits keep their line numbers", () => {
+    const hits = Array.from({ length: 100 }, (_, index) => index * 10 + 7);
+    const text = `Found 100 matches (more matches available)\n/w/big.txt:\n${hits.map((line) => `  Line ${String(line)}: const value_${String(line)} = compute(${String(line)});\n`).join("\n")}\n(Results truncated. Consider using a more specific path or pattern.)`;
+    const options = context(600);
+    const view = projectSearch({ ...input(text, ""), toolName: "grep", args: { pattern: "x" } }, options);
+    checkLineView(text, view, options);
+    assert.ok(view.text.startsWith("[loupe] 100 matches in /w/big.txt\n"), view.text.slice(0, 80));
   });
 });

@@ -1,6 +1,7 @@
 import { createCachingCounter } from "../file-read/caching-counter.js";
 import { chooseWithin, headTailMask, reachWithin } from "../file-read/choose-within.js";
 import type { TextView } from "../head-tail-view.js";
+import { intentSelection, type IntentSelection } from "../intent/intent-selection.js";
 import { buildLineView, type LineViewOptions } from "../lines/build-line-view.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { LineBlock } from "../lines/select-lines.js";
@@ -38,8 +39,25 @@ export const projectSearch: Projector = (input, context) => {
   const header = counter.within(counts + "\n", countsTokens) === false ? [] : [counts];
   const describeGap = lineGapNotice(context.resultId);
   const gapTokens = counter.count(describeGap(1, lines.length, lines.length).description + "\n") + 1;
-  const blocks = searchBlocks(grep, lines, { budgetTokens: budgetTokens - (header.length === 0 ? 0 : counter.count(counts + "\n")), gapTokens, counter, shares });
-  const options: LineViewOptions = { budgetTokens, maxViewBytes: context.maxViewBytes, counter, describeGap, header };
+  const available = budgetTokens - (header.length === 0 ? 0 : counter.count(counts + "\n"));
+  const intent = intentSelection(input, context, {
+    counter,
+    gapTokens,
+    maxTokens: Math.floor(Math.max(0, available - gapTokens) * sharesOf(context).intent.search),
+    before: 1,
+    after: 3,
+    priority: 0,
+  });
+  const blocks = searchBlocks(grep, lines, { budgetTokens: available, gapTokens, counter, shares, intent });
+  const options: LineViewOptions = {
+    budgetTokens,
+    maxViewBytes: context.maxViewBytes,
+    counter,
+    describeGap,
+    briefGaps: true,
+    header,
+    ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
+  };
   const first = buildLineView(lines, blocks, options);
   const missing = filesNotShown(grep, first);
   if (missing.length === 0) return first;
@@ -47,14 +65,25 @@ export const projectSearch: Projector = (input, context) => {
   const reserve = Math.floor(budgetTokens * shares.omittedFiles);
   // Names are below the counts line's common directory; without that line, they are whole.
   const base = header.length === 0 ? "" : commonDirectory(grep.files);
-  const reserved = Math.min(reserve, counter.count(omittedFilesLine(grep, missing, base, reserve, counter) + "\n"));
-  const second = buildLineView(lines, blocks, { ...options, budgetTokens: budgetTokens - reserved });
-  const stillMissing = filesNotShown(grep, second);
-  if (stillMissing.length === 0) return second;
   // Files the counts line already names come last: naming the others first names more files in all.
   const inCounts = (file: number): boolean => [": ", ", "].some((before) => counts.includes(`${before}${(grep.files[file] ?? "").slice(base.length)} `));
-  const ordered = [...stillMissing.filter((file) => !inCounts(file)), ...stillMissing.filter(inCounts)];
-  const notice = omittedFilesLine(grep, ordered, base, reserved, counter) + "\n";
+  const ordered = (files: readonly number[]): number[] => [...files.filter((file) => !inCounts(file)), ...files.filter(inCounts)];
+  const unnamed = (files: readonly number[]): number => files.filter((file) => !inCounts(file)).length;
+  const noticeLine = (files: readonly number[], maxTokens: number): string => omittedFilesLine(grep, ordered(files), base, maxTokens, counter, unnamed(files));
+  const noticeCost = (files: readonly number[]): number => counter.count(noticeLine(files, reserve) + "\n");
+  // A smaller body can leave more files without a line: reserve again for those, a few times at most.
+  let reserved = Math.min(reserve, noticeCost(missing));
+  let second = buildLineView(lines, blocks, { ...options, budgetTokens: budgetTokens - reserved });
+  let stillMissing = filesNotShown(grep, second);
+  for (let pass = 0; pass < 3 && stillMissing.length > 0; pass++) {
+    const needed = Math.min(reserve, noticeCost(stillMissing));
+    if (needed <= reserved) break;
+    reserved = needed;
+    second = buildLineView(lines, blocks, { ...options, budgetTokens: budgetTokens - reserved });
+    stillMissing = filesNotShown(grep, second);
+  }
+  if (stillMissing.length === 0) return second;
+  const notice = noticeLine(stillMissing, reserved) + "\n";
   const at = header.length === 0 ? 0 : second.text.indexOf("\n") + 1;
   const text = second.text.slice(0, at) + notice + second.text.slice(at);
   const fits = counter.within(text, budgetTokens) !== false && utf8Length(text) <= context.maxViewBytes;
@@ -66,13 +95,19 @@ export const projectSearch: Projector = (input, context) => {
  * then the other hits round-robin over files (a share); priority 1: a short
  * tail; priority 2: everything else from the head.
  */
-function searchBlocks(grep: GrepOutput, lines: readonly string[], options: { budgetTokens: number; gapTokens: number; counter: TokenCounter; shares: ProjectionShares["search"] }): LineBlock[] {
-  const { counter, gapTokens, shares } = options;
+function searchBlocks(
+  grep: GrepOutput,
+  lines: readonly string[],
+  options: { budgetTokens: number; gapTokens: number; counter: TokenCounter; shares: ProjectionShares["search"]; intent: IntentSelection },
+): LineBlock[] {
+  const { counter, gapTokens, shares, intent } = options;
   const total = lines.length;
-  const room = Math.max(0, options.budgetTokens - gapTokens);
+  // The intent's lines come first; the rest of the room is shared as without them.
+  const room = Math.max(0, options.budgetTokens - gapTokens - intent.tokens);
   const headTokens = Math.floor(room * shares.head);
   const tailTokens = Math.floor(room * shares.tail);
   const expected = headTailMask(total, reachWithin(lines, 0, 1, headTokens, counter), reachWithin(lines, total - 1, -1, tailTokens, counter) + 1);
+  for (const index of intent.chosen) expected[index] = 1;
   const choose = (candidates: Iterable<number>, share: number): number[] => {
     const chosen = chooseWithin({ lines, candidates, expected, maxTokens: Math.floor(room * share), gapTokens, counter });
     for (const index of chosen) expected[index] = 1;
@@ -80,12 +115,13 @@ function searchBlocks(grep: GrepOutput, lines: readonly string[], options: { bud
   };
   const hits = [...choose(firstHits(grep), shares.firstHits), ...choose(laterHits(grep), shares.laterHits)];
   return [
+    ...intent.blocks,
     { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens },
     ...hits.map((index): LineBlock => ({ start: index, end: index + 1, priority: 0, take: "all" })),
     { start: 1, end: total, priority: 1, take: "tail", maxTokens: tailTokens },
-    { start: 0, end: total, priority: 2, take: "head" },
+    { start: 0, end: total, priority: 2, take: "head", skip: true },
     // What the head leaves (less than its next line) may still hold a short line above the tail.
-    { start: 1, end: total, priority: 3, take: "tail" },
+    { start: 1, end: total, priority: 3, take: "tail", skip: true },
   ];
 }
 

@@ -62,7 +62,10 @@ const ITEM = new RegExp(
 function evidenceItems(call: CorpusCall): string[] {
   const found = new Set<string>();
   for (const match of call.next_action.matchAll(ITEM)) {
-    const item = match[0].replace(/^['"](.*)['"]$/s, "$1").replace(/^\/testbed\//, "").replace(/^\.\//, "");
+    const item = match[0]
+      .replace(/^['"](.*)['"]$/s, "$1")
+      .replace(/^\/testbed\//, "")
+      .replace(/^\.\//, "");
     if (/^[a-z_][a-z0-9_]*$/.test(item) && item.length < 6) continue;
     found.add(item);
   }
@@ -111,34 +114,61 @@ function percent(tally: Tally, part: number): string {
 describe("file-read, search and listing projectors on real agent outputs", () => {
   const present = FILES.some((file) => existsSync(file));
 
-  it("keep at least as much of the next action's evidence as a plain head/tail cut, pooled", { skip: present ? false : `corpus absent (${CORPUS_DIR}); it is not part of a clone` }, () => {
-    const tallies = new Map<string, Tally>();
-    const add = (key: string, items: number, projector: number, headTail: number): void => {
-      const tally = tallies.get(key) ?? { outputs: 0, items: 0, projector: 0, headTail: 0 };
-      tallies.set(key, { outputs: tally.outputs + 1, items: tally.items + items, projector: tally.projector + projector, headTail: tally.headTail + headTail });
-    };
-    for (const call of readCorpus()) {
-      const kind = kindOf(call);
-      if (kind === undefined || typeof call.output !== "string" || counter.within(call.output, 500) !== false) continue;
-      const items = evidenceItems(call);
-      const args = typeof call.args === "object" && call.args !== null ? (call.args as Record<string, unknown>) : {};
-      const input = { text: call.output, lines: splitLines(call.output), toolName: call.tool, args, isError: false, exitCode: 0, timedOut: false, durationMs: undefined };
-      for (const budgetTokens of BUDGETS) {
-        if (counter.within(call.output, budgetTokens) !== false) continue;
-        const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_0123456789abcdefghijABCDEFGHIJ_-", view: "" };
-        const projected = body(PROJECTORS[kind](input, options).text);
-        const headTail = body(projectHeadTail(call.output, options).text);
-        const kept = items.filter((item) => occurs(item, projected)).length;
-        const keptByHeadTail = items.filter((item) => occurs(item, headTail)).length;
-        const keys = [`${kind} @${String(budgetTokens)}`, `${call.agent_system} @${String(budgetTokens)}`, ...(ASSERTED.has(budgetTokens) ? ["pooled (500 and 2,000)"] : [])];
-        for (const key of keys) add(key, items.length, kept, keptByHeadTail);
+  it(
+    "keep at least as much of the next action's evidence as a plain head/tail cut, pooled",
+    { skip: present ? false : `corpus absent (${CORPUS_DIR}); it is not part of a clone` },
+    () => {
+      const tallies = new Map<string, Tally>();
+      const add = (key: string, items: number, projector: number, headTail: number): void => {
+        const tally = tallies.get(key) ?? { outputs: 0, items: 0, projector: 0, headTail: 0 };
+        tallies.set(key, {
+          outputs: tally.outputs + 1,
+          items: tally.items + items,
+          projector: tally.projector + projector,
+          headTail: tally.headTail + headTail,
+        });
+      };
+      for (const call of readCorpus()) {
+        const kind = kindOf(call);
+        if (kind === undefined || typeof call.output !== "string" || counter.within(call.output, 500) !== false) continue;
+        const items = evidenceItems(call);
+        const args = typeof call.args === "object" && call.args !== null ? (call.args as Record<string, unknown>) : {};
+        const input = {
+          text: call.output,
+          lines: splitLines(call.output),
+          toolName: call.tool,
+          args,
+          isError: false,
+          exitCode: 0,
+          timedOut: false,
+          durationMs: undefined,
+        };
+        for (const budgetTokens of BUDGETS) {
+          if (counter.within(call.output, budgetTokens) !== false) continue;
+          const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_0123456789abcdefghijABCDEFGHIJ_-", view: "" };
+          const projected = body(PROJECTORS[kind](input, options).text);
+          const headTail = body(projectHeadTail(call.output, options).text);
+          const kept = items.filter((item) => occurs(item, projected)).length;
+          const keptByHeadTail = items.filter((item) => occurs(item, headTail)).length;
+          const keys = [
+            `${kind} @${String(budgetTokens)}`,
+            `${call.agent_system} @${String(budgetTokens)}`,
+            ...(ASSERTED.has(budgetTokens) ? ["pooled (500 and 2,000)"] : []),
+          ];
+          for (const key of keys) add(key, items.length, kept, keptByHeadTail);
+        }
       }
-    }
-    for (const [key, tally] of [...tallies].sort(([a], [b]) => a.localeCompare(b))) {
-      console.log(`${key}: ${String(tally.outputs)} outputs, ${String(tally.items)} evidence items; kept by the projector ${String(tally.projector)} (${percent(tally, tally.projector)}), by projectHeadTail ${String(tally.headTail)} (${percent(tally, tally.headTail)})`);
-    }
-    const pooled = tallies.get("pooled (500 and 2,000)");
-    assert.ok(pooled !== undefined && pooled.items > 0, "the corpus holds evidence items for these outputs");
-    assert.ok(pooled.projector >= pooled.headTail, `the projectors keep less evidence than head/tail (${String(pooled.projector)} < ${String(pooled.headTail)})`);
-  });
+      for (const [key, tally] of [...tallies].sort(([a], [b]) => a.localeCompare(b))) {
+        console.log(
+          `${key}: ${String(tally.outputs)} outputs, ${String(tally.items)} evidence items; kept by the projector ${String(tally.projector)} (${percent(tally, tally.projector)}), by projectHeadTail ${String(tally.headTail)} (${percent(tally, tally.headTail)})`,
+        );
+      }
+      const pooled = tallies.get("pooled (500 and 2,000)");
+      assert.ok(pooled !== undefined && pooled.items > 0, "the corpus holds evidence items for these outputs");
+      assert.ok(
+        pooled.projector >= pooled.headTail,
+        `the projectors keep less evidence than head/tail (${String(pooled.projector)} < ${String(pooled.headTail)})`,
+      );
+    },
+  );
 });

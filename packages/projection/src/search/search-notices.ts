@@ -1,6 +1,6 @@
 import { formatNumber } from "../format-number.js";
 import type { TokenCounter } from "../token-counter.js";
-import { boundedLine } from "./bounded-line.js";
+import { boundedLine, fitItems } from "./bounded-line.js";
 import type { GrepOutput } from "./parse-grep-output.js";
 
 /** Most files a search notice names. */
@@ -49,9 +49,10 @@ export function searchCountsLine(grep: GrepOutput, maxTokens: number, counter: T
  * The notice naming files a view shows no line of, with their hit counts and
  * the original lines they span: "[loupe] no line shown from 3 files: x.ts 3
  * (lines 40–57), y.ts 1 (line 80), … and 1 more", named below `base`, the
- * common directory the counts line gives.
+ * common directory the counts line gives. When the spans keep any of the first
+ * `mustName` files from being named, names and counts alone ("x.ts 3, y.ts 1").
  */
-export function omittedFilesLine(grep: GrepOutput, omitted: readonly number[], base: string, maxTokens: number, counter: TokenCounter): string {
+export function omittedFilesLine(grep: GrepOutput, omitted: readonly number[], base: string, maxTokens: number, counter: TokenCounter, mustName = 0): string {
   const first = new Int32Array(grep.files.length).fill(-1);
   const last = new Int32Array(grep.files.length);
   grep.fileOf.forEach((id, index) => {
@@ -59,15 +60,20 @@ export function omittedFilesLine(grep: GrepOutput, omitted: readonly number[], b
     if (first[id] === -1) first[id] = index + 1;
     last[id] = index + 1;
   });
-  const items = omitted.map((id) => {
+  const item = (id: number, spans: boolean): string => {
+    const named = `${(grep.files[id] ?? "").slice(base.length)} ${formatNumber(grep.hits[id]?.length ?? 0)}`;
+    if (!spans) return named;
     const [from, to] = [first[id] ?? 0, last[id] ?? 0];
-    const where = from === to ? `line ${formatNumber(from)}` : `lines ${formatNumber(from)}–${formatNumber(to)}`;
-    return `${(grep.files[id] ?? "").slice(base.length)} ${formatNumber(grep.hits[id]?.length ?? 0)} (${where})`;
-  });
-  return boundedLine(`[loupe] no line shown from ${plural(omitted.length, "file", "files")}: `, items, {
-    maxItems: MAX_NAMED_FILES,
-    maxTokens,
-    counter,
-    more: (count) => `… and ${formatNumber(count)} more`,
-  });
+    return `${named} (${from === to ? `line ${formatNumber(from)}` : `lines ${formatNumber(from)}–${formatNumber(to)}`})`;
+  };
+  const fit = (spans: boolean): { line: string; named: number } =>
+    fitItems(
+      `[loupe] no line shown from ${plural(omitted.length, "file", "files")}: `,
+      omitted.map((id) => item(id, spans)),
+      { maxItems: MAX_NAMED_FILES, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` },
+    );
+  const withSpans = fit(true);
+  if (withSpans.named >= Math.min(mustName, MAX_NAMED_FILES)) return withSpans.line;
+  const brief = fit(false);
+  return brief.named > withSpans.named ? brief.line : withSpans.line;
 }

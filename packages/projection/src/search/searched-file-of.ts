@@ -1,9 +1,27 @@
 import { isShellFileRead } from "../file-read/is-shell-file-read.js";
-import { splitShellCommand, type ShellWords } from "../file-read/split-shell-command.js";
+import { shellWords, type ShellWords } from "../kinds/shell-words.js";
 
 const SEARCH_PROGRAMS = new Set(["grep", "egrep", "fgrep", "rg", "ag"]);
 // Options whose value is the next word.
-const TAKES_VALUE = new Set(["-e", "-f", "-A", "-B", "-C", "-m", "-g", "-t", "-T", "--max-count", "--glob", "--type", "--regexp", "--file", "--context", "--after-context", "--before-context"]);
+const TAKES_VALUE = new Set([
+  "-e",
+  "-f",
+  "-A",
+  "-B",
+  "-C",
+  "-m",
+  "-g",
+  "-t",
+  "-T",
+  "--max-count",
+  "--glob",
+  "--type",
+  "--regexp",
+  "--file",
+  "--context",
+  "--after-context",
+  "--before-context",
+]);
 
 /**
  * The one file a search command searches, when it names exactly one and does
@@ -12,7 +30,7 @@ const TAKES_VALUE = new Set(["-e", "-f", "-A", "-B", "-C", "-m", "-g", "-t", "-T
  * otherwise. Pure.
  */
 export function searchedFileOf(command: string): string | undefined {
-  const pipelines = splitShellCommand(command);
+  const pipelines = shellWords(command);
   const last = pipelines?.[pipelines.length - 1];
   if (last === undefined) return undefined;
   const index = last.findIndex((words) => SEARCH_PROGRAMS.has(words[0] ?? ""));

@@ -28,7 +28,8 @@ function insert(trie: Trie, segments: readonly PathSegment[]): void {
   let node = trie;
   for (const segment of segments) {
     if (segment.kind === "key") node = childOf(node.keys, segment.key);
-    else if (segment.kind === "index") node = segment.key === undefined ? childOf(node.indexes, segment.index) : childOf(node.numbers, segment.key); else if (segment.kind === "any") node = node.any ??= createTrie();
+    else if (segment.kind === "index") node = segment.key === undefined ? childOf(node.indexes, segment.index) : childOf(node.numbers, segment.key);
+    else if (segment.kind === "any") node = node.any ??= createTrie();
     else node = node.items ??= createTrie();
   }
   node.end = true;
@@ -114,8 +115,8 @@ export function applyFieldView(value: unknown, view: FieldView): FieldViewResult
       else if (childDrop.some((state) => state.end)) {
         if (failing()) kept.push([key, skeleton(child, label(path, step))]);
         else dropped.add(label(path, step));
-      }
-      else if (whole || childKeep.length > 0) kept.push([key, walk(child, childKeep, childDrop, whole || childKeep.some((state) => state.end), label(path, step))]);
+      } else if (whole || childKeep.length > 0)
+        kept.push([key, walk(child, childKeep, childDrop, whole || childKeep.some((state) => state.end), label(path, step))]);
       else if (failing()) kept.push([key, skeleton(child, label(path, step))]);
       else dropped.add(label(path, step));
     }

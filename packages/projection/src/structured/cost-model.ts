@@ -77,7 +77,8 @@ export function createCostModel(counter: TokenCounter, resultId: string): CostMo
     marker,
     element: (kind, depth) => ({ tokens: 1, bytes: breaksLines(kind, depth) ? 2 : 1 }),
     represent(value, pointer) {
-      if (typeof value === "string" && value.length > INLINE_STRING_CHARS) return { ...marker({ what: "value", type: "string", chars: codePoints(value) }, pointer), follow: "reveal" };
+      if (typeof value === "string" && value.length > INLINE_STRING_CHARS)
+        return { ...marker({ what: "value", type: "string", chars: codePoints(value) }, pointer), follow: "reveal" };
       if (typeof value !== "object" || value === null) {
         const json = JSON.stringify(value) ?? "null";
         return { node: { kind: "scalar", json }, cost: measure(json) };
@@ -90,7 +91,9 @@ export function createCostModel(counter: TokenCounter, resultId: string): CostMo
       }
       const small = compactJsonWithin(value, INLINE_CONTAINER_BYTES, MARKER_KEY);
       if (small !== undefined) return { node: { kind: "scalar", json: small }, cost: measure(small) };
-      const part: OmittedPart = Array.isArray(value) ? { what: "value", type: "array", items: value.length } : { what: "value", type: "object", keys: Object.keys(value).length };
+      const part: OmittedPart = Array.isArray(value)
+        ? { what: "value", type: "array", items: value.length }
+        : { what: "value", type: "object", keys: Object.keys(value).length };
       return { ...marker(part, pointer), follow: "open" };
     },
   };

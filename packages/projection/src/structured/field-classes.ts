@@ -8,15 +8,49 @@ const IDENTIFIER_NAMES = new Set(["id", "ids", "uuid", "guid", "number", "key", 
 const IDENTIFIER_SUFFIX = /(_ids?|_uuid|_key|_sha|_number|[a-z0-9]Ids?|[a-z0-9]IDs?)$/;
 
 const IDENTITY_NAMES = new Set([
-  "name", "title", "login", "username", "email", "path", "file", "filename", "slug", "ref", "branch", "tag", "version",
-  "status", "state", "conclusion", "type", "kind", "code", "label",
+  "name",
+  "title",
+  "login",
+  "username",
+  "email",
+  "path",
+  "file",
+  "filename",
+  "slug",
+  "ref",
+  "branch",
+  "tag",
+  "version",
+  "status",
+  "state",
+  "conclusion",
+  "type",
+  "kind",
+  "code",
+  "label",
 ]);
 
-const QUALIFICATION_WORDS = /(estimat|approx|confiden|confirm|tentative|provisional|uncertain|unknown|partial|incomplete|truncat|stale|precision|accuracy|verified|is_final|preliminary)/i;
+const QUALIFICATION_WORDS =
+  /(estimat|approx|confiden|confirm|tentative|provisional|uncertain|unknown|partial|incomplete|truncat|stale|precision|accuracy|verified|is_final|preliminary)/i;
 
 const ERROR_NAMES = new Set([
-  "error", "errors", "is_error", "iserror", "failed", "failure", "failures", "failure_reason", "error_message", "error_code",
-  "exception", "success", "ok", "status", "state", "conclusion", "outcome",
+  "error",
+  "errors",
+  "is_error",
+  "iserror",
+  "failed",
+  "failure",
+  "failures",
+  "failure_reason",
+  "error_message",
+  "error_code",
+  "exception",
+  "success",
+  "ok",
+  "status",
+  "state",
+  "conclusion",
+  "outcome",
 ]);
 
 // Status-like values that mean something went wrong ("delivery_failed", "FAILURE", "timed_out", "cancelled").
@@ -62,7 +96,8 @@ export function isFailureMember(key: string, value: unknown): boolean {
   if (lower === "error" || lower === "exception" || lower === "failure" || lower === "failure_reason" || lower === "error_message") {
     return value !== null && value !== false && value !== "" && !(typeof value === "object" && Object.keys(value).length === 0);
   }
-  if (lower === "errors" || lower === "failures") return Array.isArray(value) ? value.length > 0 : typeof value === "object" && value !== null && Object.keys(value).length > 0;
+  if (lower === "errors" || lower === "failures")
+    return Array.isArray(value) ? value.length > 0 : typeof value === "object" && value !== null && Object.keys(value).length > 0;
   return false;
 }
 

@@ -6,11 +6,7 @@ import { parseJsonPointer } from "./json-pointer.js";
  * pointer's numeric token also matches a member of that name), every member
  * or item (`*`), or every array item (`[]`).
  */
-export type PathSegment =
-  | { kind: "key"; key: string }
-  | { kind: "index"; index: number; key?: string }
-  | { kind: "any" }
-  | { kind: "items" };
+export type PathSegment = { kind: "key"; key: string } | { kind: "index"; index: number; key?: string } | { kind: "any" } | { kind: "items" };
 
 /** A path that parsed, or why it did not. */
 export type ParsedPath = { segments: PathSegment[] } | { error: string };

@@ -53,21 +53,25 @@ describe("parseViewSpecs()", () => {
       { tool: "y", views: {} },
       "nope",
     ]);
-    assert.throws(() => parseViewSpecs(bad), (error: unknown) => {
-      assert.ok(isAppError(error) && error.code === "invalid_argument");
-      for (const part of [
-        'view spec 0: "tool" must be a non-empty string',
-        'view spec 0 view "concise".keep[0] "items[.id" is not a field path',
-        'view spec 1 view "concise".keep[0] "a..b" is not a field path',
-        'view spec 1 view "concise".drop[0] "items[].id" names an identifier, qualification or error field',
-        'view spec 1 view "concise".drop[1] "items[].estimated_total" names an identifier',
-        'view spec 1 view "odd" has an unknown field "keeps"',
-        'view spec 1: "default" must name one of its views (concise, odd)',
-        'view spec 2: "views" must be an object with at least one named view',
-        "view spec 3 must be an object",
-      ]) assert.ok(error.message.includes(part), `message names: ${part}\n${error.message}`);
-      return true;
-    });
+    assert.throws(
+      () => parseViewSpecs(bad),
+      (error: unknown) => {
+        assert.ok(isAppError(error) && error.code === "invalid_argument");
+        for (const part of [
+          'view spec 0: "tool" must be a non-empty string',
+          'view spec 0 view "concise".keep[0] "items[.id" is not a field path',
+          'view spec 1 view "concise".keep[0] "a..b" is not a field path',
+          'view spec 1 view "concise".drop[0] "items[].id" names an identifier, qualification or error field',
+          'view spec 1 view "concise".drop[1] "items[].estimated_total" names an identifier',
+          'view spec 1 view "odd" has an unknown field "keeps"',
+          'view spec 1: "default" must name one of its views (concise, odd)',
+          'view spec 2: "views" must be an object with at least one named view',
+          "view spec 3 must be an object",
+        ])
+          assert.ok(error.message.includes(part), `message names: ${part}\n${error.message}`);
+        return true;
+      },
+    );
     assert.throws(() => parseViewSpecs("{"), throwsInvalid(/not valid json/));
     assert.throws(() => parseViewSpecs('{"tool":"x"}'), throwsInvalid(/must be a json array/));
   });
@@ -87,7 +91,10 @@ describe("selectViewSpec()", () => {
   });
 
   it("refuses a view that no matching spec has, naming the views there are", () => {
-    assert.throws(() => selectViewSpec(specs, { source: "", toolName: "mcp__github__list_issues", view: "full" }), throwsInvalid(/unknown view.*view=full.*views=concise, detailed/));
+    assert.throws(
+      () => selectViewSpec(specs, { source: "", toolName: "mcp__github__list_issues", view: "full" }),
+      throwsInvalid(/unknown view.*view=full.*views=concise, detailed/),
+    );
     assert.equal(viewFor("mcp__github__search_code", "concise").spec.tool, "mcp__github__*");
   });
 });
@@ -101,12 +108,17 @@ describe("applyFieldView() on a GitHub issue list", () => {
     assert.equal(shown.length, 30);
     for (const [index, issue] of shown.entries()) {
       const original = issues[index] ?? {};
-      for (const key of ["id", "node_id", "number", "url", "html_url", "title", "state", "comments"]) assert.deepEqual(issue[key], original[key], `issue keeps ${key}`);
+      for (const key of ["id", "node_id", "number", "url", "html_url", "title", "state", "comments"])
+        assert.deepEqual(issue[key], original[key], `issue keeps ${key}`);
       for (const key of ["body", "user", "reactions", "locked", "created_at", "milestone"]) assert.ok(!(key in issue), `concise drops ${key}`);
       const labels = issue.labels as Array<Record<string, unknown>>;
-      assert.deepEqual(labels.map((label) => label.name), (original.labels as Array<Record<string, unknown>>).map((label) => label.name));
+      assert.deepEqual(
+        labels.map((label) => label.name),
+        (original.labels as Array<Record<string, unknown>>).map((label) => label.name),
+      );
       for (const label of labels) assert.deepEqual(Object.keys(label).sort(), ["id", "name", "node_id", "url"]);
-      for (const assignee of issue.assignees as Array<Record<string, unknown>>) assert.ok("login" in assignee && "id" in assignee && !("avatar_url" in assignee));
+      for (const assignee of issue.assignees as Array<Record<string, unknown>>)
+        assert.ok("login" in assignee && "id" in assignee && !("avatar_url" in assignee));
     }
     for (const path of ["[].body", "[].user", "[].reactions", "[].labels[].color"]) assert.ok(dropped.includes(path), `dropped names ${path}`);
     assert.ok(JSON.stringify(value).length * 3 < JSON.stringify(issues).length, "concise is much smaller");
@@ -144,12 +156,24 @@ describe("applyFieldView() on an order with a failed shipment", () => {
     assert.equal(shown.status, "partially_fulfilled");
     assert.deepEqual(shown.totals, { total: 226.4, tax_estimated: true });
     const shipments = shown.shipments as Array<Record<string, unknown>>;
-    assert.deepEqual(shipments.map((shipment) => [shipment.shipment_id, shipment.status]), [["shp_1", "delivered"], ["shp_2", "failed"], ["shp_3", "in_transit"]]);
+    assert.deepEqual(
+      shipments.map((shipment) => [shipment.shipment_id, shipment.status]),
+      [
+        ["shp_1", "delivered"],
+        ["shp_2", "failed"],
+        ["shp_3", "in_transit"],
+      ],
+    );
     const [delivered, failed, inTransit] = shipments;
     assert.equal(failed?.failure_reason, "address_not_found");
     assert.equal(failed?.delivered_at, null);
     assert.deepEqual(failed?.events, [{ status: "delivery_failed" }], "the failing event survives as a skeleton");
-    assert.deepEqual(inTransit?.estimated_delivery, { date: "2024-06-12", is_estimate: true, confidence: "medium", window: { from: "2024-06-11", to: "2024-06-13" } });
+    assert.deepEqual(inTransit?.estimated_delivery, {
+      date: "2024-06-12",
+      is_estimate: true,
+      confidence: "medium",
+      window: { from: "2024-06-11", to: "2024-06-13" },
+    });
     assert.equal(inTransit?.delivered_at, null);
     assert.ok(!("failure_reason" in (inTransit ?? {})), "absent stays absent");
     assert.equal(delivered?.estimated_delivery, null);

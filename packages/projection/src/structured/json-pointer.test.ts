@@ -6,15 +6,29 @@ import { appendPointer, escapePointerSegment, parseJsonPointer, resolveJsonPoint
 import { recoverJsonText } from "./recover-json-text.js";
 
 // JSON.parse defines "__proto__" as an own member, as a tool's JSON would.
-const parsed = JSON.parse('{"foo":["bar","baz"],"":0,"a/b":1,"c%d":2,"e^f":3,"g|h":4,"i\\\\j":5,"k\\"l":6," ":7,"m~n":8,"__proto__":9}') as Record<string, unknown>;
+const parsed = JSON.parse('{"foo":["bar","baz"],"":0,"a/b":1,"c%d":2,"e^f":3,"g|h":4,"i\\\\j":5,"k\\"l":6," ":7,"m~n":8,"__proto__":9}') as Record<
+  string,
+  unknown
+>;
 
 const throwsCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;
 
 describe("JSON pointers", () => {
   it("resolves the examples of RFC 6901 section 5", () => {
     const cases: Array<[string, unknown]> = [
-      ["", parsed], ["/foo", ["bar", "baz"]], ["/foo/0", "bar"], ["/", 0], ["/a~1b", 1], ["/c%d", 2], ["/e^f", 3],
-      ["/g|h", 4], ["/i\\j", 5], ['/k"l', 6], ["/ ", 7], ["/m~0n", 8], ["/__proto__", 9],
+      ["", parsed],
+      ["/foo", ["bar", "baz"]],
+      ["/foo/0", "bar"],
+      ["/", 0],
+      ["/a~1b", 1],
+      ["/c%d", 2],
+      ["/e^f", 3],
+      ["/g|h", 4],
+      ["/i\\j", 5],
+      ['/k"l', 6],
+      ["/ ", 7],
+      ["/m~0n", 8],
+      ["/__proto__", 9],
     ];
     for (const [pointer, expected] of cases) assert.deepEqual(resolveJsonPointer(parsed, pointer), { found: true, value: expected }, pointer);
   });

@@ -37,4 +37,3 @@ export function projectStructuredResult(json: unknown, context: ProjectorContext
   if (asText.verbatimChars > asJson.verbatimChars) return { ...asText.view, format: "text" };
   return { ...asJson.view, format: "json" };
 }
-

@@ -53,7 +53,13 @@ function checkView(original: unknown, view: StructuredView, budgetTokens: number
     const expected: Record<string, unknown> = { result_id: RESULT_ID, json_pointer: omission.jsonPointer };
     if (omission.itemStart !== undefined || omission.itemEnd !== undefined) {
       assert.ok(Array.isArray(target.value));
-      assert.ok(omission.itemStart !== undefined && omission.itemEnd !== undefined && 0 <= omission.itemStart && omission.itemStart < omission.itemEnd && omission.itemEnd <= target.value.length);
+      assert.ok(
+        omission.itemStart !== undefined &&
+          omission.itemEnd !== undefined &&
+          0 <= omission.itemStart &&
+          omission.itemStart < omission.itemEnd &&
+          omission.itemEnd <= target.value.length,
+      );
       expected.item_start = omission.itemStart;
       expected.item_end = omission.itemEnd;
     }
@@ -73,7 +79,7 @@ function checkView(original: unknown, view: StructuredView, budgetTokens: number
       assert.deepEqual(JSON.parse(recoverOf(shown)), { result_id: RESULT_ID, json_pointer: pointer });
       return;
     }
-    if (typeof value !== "object" || value === null || (typeof shown !== "object" || shown === null)) {
+    if (typeof value !== "object" || value === null || typeof shown !== "object" || shown === null) {
       assert.equal(JSON.stringify(shown), JSON.stringify(value), `verbatim at ${pointer}`);
       return;
     }
@@ -119,7 +125,10 @@ function checkView(original: unknown, view: StructuredView, budgetTokens: number
 
 const keyArbitrary = fc.oneof(
   { weight: 5, arbitrary: fc.string({ maxLength: 8 }) },
-  { weight: 2, arbitrary: fc.constantFrom("id", "name", "status", "error", "conclusion", "is_error", "body", "a/b", "~0~1", "", "__proto__", "$loupe", "😀", "items") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("id", "name", "status", "error", "conclusion", "is_error", "body", "a/b", "~0~1", "", "__proto__", "$loupe", "😀", "items"),
+  },
 );
 const leafArbitrary = fc.oneof(
   fc.constant(null),
@@ -185,7 +194,10 @@ describe("projectStructured()", () => {
   });
 
   it("shows a data object with a $loupe member only as a marker", () => {
-    const value = { items: Array.from({ length: 50 }, (_, index) => ({ id: index, note: "n".repeat(40) })), odd: { $loupe: "omitted", id: 7, more: "x".repeat(300) } };
+    const value = {
+      items: Array.from({ length: 50 }, (_, index) => ({ id: index, note: "n".repeat(40) })),
+      odd: { $loupe: "omitted", id: 7, more: "x".repeat(300) },
+    };
     const view = project(value, 400);
     checkView(value, view, 400, 50_000);
     const parsed = JSON.parse(view.text) as Record<string, unknown>;
@@ -206,7 +218,10 @@ describe("projectStructured()", () => {
     for (const item of shown.filter((entry) => typeof entry.number === "number")) {
       for (const key of ["id", "number", "title", "state", "url"]) assert.ok(key in item, `issue ${String(item.number)} keeps ${key}`);
     }
-    assert.ok(view.omissions.some((omission) => omission.jsonPointer === "" && omission.itemStart !== undefined), "the omitted run of issues is named");
+    assert.ok(
+      view.omissions.some((omission) => omission.jsonPointer === "" && omission.itemStart !== undefined),
+      "the omitted run of issues is named",
+    );
     assert.ok(elapsedMs < 2000, `took ${String(elapsedMs)} ms`);
   });
 
@@ -237,7 +252,12 @@ describe("projectStructured()", () => {
       objects = { id: depth, child: objects, note: "n" };
       arrays = [depth, arrays];
     }
-    for (const [value, budget] of [[objects, 300], [arrays, 300], [objects, 3000], [{ objects, arrays }, 900]] as const) {
+    for (const [value, budget] of [
+      [objects, 300],
+      [arrays, 300],
+      [objects, 3000],
+      [{ objects, arrays }, 900],
+    ] as const) {
       const view = project(value, budget);
       checkView(value, view, budget, 50_000);
     }

@@ -57,7 +57,8 @@ export function projectStructuredScored(json: unknown, context: ProjectorContext
   }
   const maxTier = options.mode === "index" ? INDEX_TIER : FULL_TIER;
   const model = createCostModel(counter, resultId);
-  const select = (budgetTokens: number): RenderedTree => renderTree(selectStructure(json, { budgetTokens, maxViewBytes, counter, resultId, maxTier, model }), resultId);
+  const select = (budgetTokens: number): RenderedTree =>
+    renderTree(selectStructure(json, { budgetTokens, maxViewBytes, counter, resultId, maxTier, model }), resultId);
   let estimate = context.budgetTokens;
   let fitting: RenderedTree | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && estimate > 0; attempt++) {
@@ -79,7 +80,11 @@ export function projectStructuredScored(json: unknown, context: ProjectorContext
 }
 
 function scored(rendered: RenderedTree): ScoredStructuredView {
-  return { view: { text: rendered.text, omissions: rendered.omissions, unchanged: false }, verbatimChars: rendered.verbatimChars, omittedStringChars: rendered.omittedStringChars };
+  return {
+    view: { text: rendered.text, omissions: rendered.omissions, unchanged: false },
+    verbatimChars: rendered.verbatimChars,
+    omittedStringChars: rendered.omittedStringChars,
+  };
 }
 
 /**

@@ -35,14 +35,24 @@ export function recoverJsonText(value: unknown, selection: JsonSelection): strin
   if (Array.isArray(found)) {
     const start = selection.itemStart ?? 0;
     const end = Math.min(selection.itemEnd ?? found.length, found.length);
-    if (start > end && start <= found.length) throw new AppError("invalid_argument", `item_start is after item_end [item_start=${String(start)}, item_end=${String(end)}]`);
-    if (start > found.length) throw new AppError("invalid_argument", `item_start is past the end of the array [item_start=${String(start)}, items=${String(found.length)}]`);
-    return lines("[", found.slice(start, end).map((item) => JSON.stringify(item) ?? "null"), "]");
+    if (start > end && start <= found.length)
+      throw new AppError("invalid_argument", `item_start is after item_end [item_start=${String(start)}, item_end=${String(end)}]`);
+    if (start > found.length)
+      throw new AppError("invalid_argument", `item_start is past the end of the array [item_start=${String(start)}, items=${String(found.length)}]`);
+    return lines(
+      "[",
+      found.slice(start, end).map((item) => JSON.stringify(item) ?? "null"),
+      "]",
+    );
   }
   if (ranged) throw new AppError("invalid_argument", `item range given for a value that is not an array [pointer=${JSON.stringify(selection.jsonPointer)}]`);
   if (typeof found === "string") return found;
   if (typeof found === "object" && found !== null) {
-    return lines("{", Object.entries(found).map(([key, member]) => `${JSON.stringify(key)}:${JSON.stringify(member) ?? "null"}`), "}");
+    return lines(
+      "{",
+      Object.entries(found).map(([key, member]) => `${JSON.stringify(key)}:${JSON.stringify(member) ?? "null"}`),
+      "}",
+    );
   }
   return JSON.stringify(found) ?? "null";
 }

@@ -18,7 +18,8 @@ function resolve(document: unknown, pointer: string): { ok: boolean; value?: unk
   for (const raw of pointer === "" ? [] : pointer.slice(1).split("/")) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
     if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < current.length) current = current[Number(token)] as unknown;
-    else if (!Array.isArray(current) && typeof current === "object" && current !== null && Object.hasOwn(current, token)) current = (current as Record<string, unknown>)[token];
+    else if (!Array.isArray(current) && typeof current === "object" && current !== null && Object.hasOwn(current, token))
+      current = (current as Record<string, unknown>)[token];
     else return { ok: false };
   }
   return { ok: true, value: current };
@@ -30,13 +31,19 @@ function checkTextView(original: unknown, view: StructuredView, budgetTokens: nu
   const lines = splitLines(view.text);
   assert.match(lines[0] ?? "", /^\[loupe\] structured result shown as text: /);
   const notices = lines.slice(1).filter((line) => line.startsWith("[loupe"));
-  assert.deepEqual(notices.map((line) => line.trimEnd()), view.omissions.map((omission) => omission.description), "one notice line per omission, in order");
+  assert.deepEqual(
+    notices.map((line) => line.trimEnd()),
+    view.omissions.map((omission) => omission.description),
+    "one notice line per omission, in order",
+  );
   for (const omission of view.omissions) {
     const target = resolve(original, omission.jsonPointer);
     assert.ok(target.ok, `omission pointer resolves: ${omission.jsonPointer}`);
     const expected: Record<string, unknown> = { result_id: RESULT_ID, json_pointer: omission.jsonPointer };
     if (omission.itemStart !== undefined) {
-      assert.ok(Array.isArray(target.value) && omission.itemEnd !== undefined && omission.itemStart < omission.itemEnd && omission.itemEnd <= target.value.length);
+      assert.ok(
+        Array.isArray(target.value) && omission.itemEnd !== undefined && omission.itemStart < omission.itemEnd && omission.itemEnd <= target.value.length,
+      );
       Object.assign(expected, { item_start: omission.itemStart, item_end: omission.itemEnd });
     }
     assert.deepEqual(JSON.parse(omission.continuationJson), expected);
@@ -44,7 +51,11 @@ function checkTextView(original: unknown, view: StructuredView, budgetTokens: nu
   // Every item of a root array shows its section header, or a continuation recovers all of it.
   if (Array.isArray(original)) {
     const covers = (index: number): boolean =>
-      view.omissions.some((omission) => omission.jsonPointer === `/${String(index)}` || (omission.jsonPointer === "" && (omission.itemStart ?? 0) <= index && index < (omission.itemEnd ?? original.length)));
+      view.omissions.some(
+        (omission) =>
+          omission.jsonPointer === `/${String(index)}` ||
+          (omission.jsonPointer === "" && (omission.itemStart ?? 0) <= index && index < (omission.itemEnd ?? original.length)),
+      );
     for (let index = 0; index < original.length; index++) {
       assert.ok(lines.some((line) => line.startsWith(`## [${String(index)}]`)) || covers(index), `item ${String(index)} is shown or recoverable`);
     }
@@ -53,7 +64,12 @@ function checkTextView(original: unknown, view: StructuredView, budgetTokens: nu
 
 const generatedJson = fc.oneof(
   fc.jsonValue({ depthSize: "medium" }),
-  fc.array(fc.dictionary(fc.constantFrom("id", "title", "status", "body", "tags", "a/b"), fc.oneof(fc.jsonValue(), fc.constant("p\nq\r\n".repeat(40))), { noNullPrototype: true }), { maxLength: 60 }),
+  fc.array(
+    fc.dictionary(fc.constantFrom("id", "title", "status", "body", "tags", "a/b"), fc.oneof(fc.jsonValue(), fc.constant("p\nq\r\n".repeat(40))), {
+      noNullPrototype: true,
+    }),
+    { maxLength: 60 },
+  ),
   fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 40, noNullPrototype: true }),
   fc.string({ unit: "grapheme", maxLength: 4000 }),
 );

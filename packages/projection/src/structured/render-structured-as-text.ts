@@ -75,7 +75,10 @@ export function renderStructuredAsTextScored(json: unknown, context: ProjectorCo
     const cover = coverLines(lines, startLine - 1, endLine, json);
     const continuation = jsonContinuation(resultId, cover.jsonPointer, cover.itemStart, cover.itemEnd);
     const where = cover.jsonPointer === "" ? "the root" : JSON.stringify(cover.jsonPointer);
-    const part = cover.itemStart === undefined || cover.itemEnd === undefined ? where : `items ${formatNumber(cover.itemStart)}–${formatNumber(cover.itemEnd - 1)} of ${where}`;
+    const part =
+      cover.itemStart === undefined || cover.itemEnd === undefined
+        ? where
+        : `items ${formatNumber(cover.itemStart)}–${formatNumber(cover.itemEnd - 1)} of ${where}`;
     const count = startLine === endLine ? "1 line" : `${formatNumber(endLine - startLine + 1)} lines`;
     const how = continuation === "" ? "the full result could not be saved" : `recover as JSON with ${continuation}`;
     return { description: `[loupe] ${count} of ${part} omitted; ${how}`, continuationJson: continuation };

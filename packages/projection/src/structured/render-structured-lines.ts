@@ -70,7 +70,8 @@ export function renderStructuredLines(value: unknown, limitBytes: number): Struc
     lines.push({ text: `${text}\n`, owner, content, placeholder });
     bytes += text.length + 1;
   };
-  const compact = (child: unknown): string | undefined => (typeof child === "object" && child !== null ? compactJsonWithin(child, INLINE_JSON_CHARS) : undefined);
+  const compact = (child: unknown): string | undefined =>
+    typeof child === "object" && child !== null ? compactJsonWithin(child, INLINE_JSON_CHARS) : undefined;
   const block = (text: string, path: string[], indent: string): void => {
     const parts = text.split("\n");
     for (const [index, line] of parts.entries()) {
@@ -128,7 +129,11 @@ export function renderStructuredLines(value: unknown, limitBytes: number): Struc
       const record = item as Record<string, unknown>;
       const summary = Object.keys(record).filter((key) => {
         const member = record[key];
-        return (isIdentityKey(key) || isFailureMember(key, member)) && (typeof member !== "object" || member === null) && scalarText(member).length <= SUMMARY_VALUE_CHARS;
+        return (
+          (isIdentityKey(key) || isFailureMember(key, member)) &&
+          (typeof member !== "object" || member === null) &&
+          scalarText(member).length <= SUMMARY_VALUE_CHARS
+        );
       });
       const header = summary.map((key) => `${key}: ${scalarText(record[key])}`).join(" · ");
       emit(header === "" ? bullet : `${bullet} ${header}`, { path: itemPath }, header.length);

@@ -4,8 +4,19 @@ import { subtractCost, sumCosts, type CostModel, type Representation } from "./c
 import { openContainer, type OpenedContainer } from "./open-container.js";
 import { createStepQueue } from "./step-queue.js";
 import {
-  extraOpening, firstItemSteps, isKeyMember, isOpenable, memberTier, nestedOpening, nextExtraIndex, priorityOf, revealTier,
-  type Cost, type Opening, type Place, type Step,
+  extraOpening,
+  firstItemSteps,
+  isKeyMember,
+  isOpenable,
+  memberTier,
+  nestedOpening,
+  nextExtraIndex,
+  priorityOf,
+  revealTier,
+  type Cost,
+  type Opening,
+  type Place,
+  type Step,
 } from "./structure-plan.js";
 import type { OmittedPart } from "./structured-omission.js";
 import { childPointer, type ArrayNode, type ObjectNode, type ViewNode } from "./view-tree.js";
@@ -168,7 +179,7 @@ export function selectStructure(value: unknown, options: SelectStructureOptions)
   if (isOpenable(value)) {
     push({ kind: "open", place: { parent: undefined, index: 0 }, value, pointer: "", depth: 0, opening: ROOT, marker: first.cost, atomic: true }, 0, 0, 0);
   } else follow(first, { parent: undefined, index: 0 }, value, "", 0, ROOT, true);
-  for (let misses = 0; misses < MAX_MISSES && used.tokens < options.budgetTokens; ) {
+  for (let misses = 0; misses < MAX_MISSES && used.tokens < options.budgetTokens;) {
     const step = queue.pop();
     if (step === undefined) break;
     misses = apply(step) ? 0 : misses + 1;

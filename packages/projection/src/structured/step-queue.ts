@@ -40,7 +40,7 @@ export function createStepQueue<T>(): StepQueue<T> {
   return {
     push(priority, entry) {
       heap.push({ priority, order: order++, entry });
-      for (let index = heap.length - 1; index > 0; ) {
+      for (let index = heap.length - 1; index > 0;) {
         const parent = (index - 1) >> 1;
         if (!less(index, parent)) break;
         swap(index, parent);
@@ -53,7 +53,7 @@ export function createStepQueue<T>(): StepQueue<T> {
       if (top === undefined || last === undefined) return undefined;
       if (heap.length === 0) return top.entry;
       heap[0] = last;
-      for (let index = 0; ; ) {
+      for (let index = 0; ;) {
         const left = 2 * index + 1;
         const right = left + 1;
         let smallest = index;

@@ -89,7 +89,12 @@ function where(pointer: string): string {
 function subject(part: OmittedPart, pointer: string): string {
   switch (part.what) {
     case "value": {
-      const size = part.type === "string" ? `${formatNumber(part.chars)} chars` : part.type === "array" ? `${formatNumber(part.items)} items` : `${formatNumber(part.keys)} keys`;
+      const size =
+        part.type === "string"
+          ? `${formatNumber(part.chars)} chars`
+          : part.type === "array"
+            ? `${formatNumber(part.items)} items`
+            : `${formatNumber(part.keys)} keys`;
       return `${where(pointer)} (${part.type}, ${size})`;
     }
     case "items": {
@@ -105,6 +110,11 @@ function subject(part: OmittedPart, pointer: string): string {
 export function omissionFor(part: OmittedPart, pointer: string, resultId: string): StructuredOmission {
   const range = part.what === "items" ? { itemStart: part.start, itemEnd: part.end } : {};
   const continuation = jsonContinuation(resultId, pointer, range.itemStart, range.itemEnd);
-  const how = continuation === "" ? "the full result could not be saved" : part.what === "keys" ? `recover the object with ${continuation}` : `recover with ${continuation}`;
+  const how =
+    continuation === ""
+      ? "the full result could not be saved"
+      : part.what === "keys"
+        ? `recover the object with ${continuation}`
+        : `recover with ${continuation}`;
   return { description: `[loupe] ${subject(part, pointer)} omitted; ${how}`, continuationJson: continuation, jsonPointer: pointer, ...range };
 }

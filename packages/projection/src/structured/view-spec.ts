@@ -11,6 +11,8 @@ import { parseFieldPath } from "./field-path.js";
 export interface FieldView {
   keep: string[];
   drop?: string[];
+  /** When a model should ask for this view (one line, shown in `loupe views` and the MCP tools' descriptions). */
+  when?: string;
 }
 
 /**
@@ -27,7 +29,8 @@ export interface ViewSpec {
 }
 
 const SPEC_FIELDS = new Set(["tool", "source", "views", "default"]);
-const VIEW_FIELDS = new Set(["keep", "drop"]);
+const VIEW_FIELDS = new Set(["keep", "drop", "when"]);
+const MAX_WHEN_CHARS = 300;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -44,7 +47,8 @@ function checkPaths(value: unknown, where: string, problems: string[], isDrop: b
     if ("error" in parsed) problems.push(`${where}[${String(index)}] ${JSON.stringify(path)} is not a field path: ${parsed.error}`);
     else if (isDrop) {
       const last = parsed.segments[parsed.segments.length - 1];
-      if (last?.kind === "key" && isProtectedKey(last.key)) problems.push(`${where}[${String(index)}] ${JSON.stringify(path)} names an identifier, qualification or error field, which views never drop`);
+      if (last?.kind === "key" && isProtectedKey(last.key))
+        problems.push(`${where}[${String(index)}] ${JSON.stringify(path)} names an identifier, qualification or error field, which views never drop`);
     }
   });
   return paths;
@@ -56,9 +60,15 @@ function parseView(value: unknown, where: string, problems: string[]): FieldView
     return { keep: [] };
   }
   for (const field of Object.keys(value)) if (!VIEW_FIELDS.has(field)) problems.push(`${where} has an unknown field ${JSON.stringify(field)}`);
-  const keep = checkPaths(value.keep, `${where}.keep`, problems, false);
-  if (value.drop === undefined) return { keep };
-  return { keep, drop: checkPaths(value.drop, `${where}.drop`, problems, true) };
+  const view: FieldView = { keep: checkPaths(value.keep, `${where}.keep`, problems, false) };
+  if (value.drop !== undefined) view.drop = checkPaths(value.drop, `${where}.drop`, problems, true);
+  const { when } = value;
+  if (when !== undefined) {
+    if (typeof when !== "string" || when.trim() === "" || when.length > MAX_WHEN_CHARS || /[\r\n]/.test(when)) {
+      problems.push(`${where}.when must be one line of 1 to ${String(MAX_WHEN_CHARS)} characters`);
+    } else view.when = when.trim();
+  }
+  return view;
 }
 
 function parseSpec(value: unknown, index: number, problems: string[]): ViewSpec | undefined {

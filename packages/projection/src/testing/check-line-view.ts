@@ -10,8 +10,15 @@ import type { TokenCounter } from "../token-counter.js";
  * its omissions name rebuild the original exactly (kept lines verbatim, one
  * notice line per omitted run, "[loupe" header lines first).
  */
-export function checkLineView(original: string, view: TextView, options: { budgetTokens: number; maxViewBytes: number; counter: TokenCounter; resultId: string }): void {
-  assert.ok(options.counter.count(view.text) <= options.budgetTokens, `over budget: ${String(options.counter.count(view.text))} > ${String(options.budgetTokens)}`);
+export function checkLineView(
+  original: string,
+  view: TextView,
+  options: { budgetTokens: number; maxViewBytes: number; counter: TokenCounter; resultId: string },
+): void {
+  assert.ok(
+    options.counter.count(view.text) <= options.budgetTokens,
+    `over budget: ${String(options.counter.count(view.text))} > ${String(options.budgetTokens)}`,
+  );
   assert.ok(new TextEncoder().encode(view.text).byteLength <= options.maxViewBytes, "over the byte cap");
   if (view.unchanged) {
     assert.equal(view.text, original);
@@ -21,7 +28,10 @@ export function checkLineView(original: string, view: TextView, options: { budge
   const viewLines = splitLines(view.text);
   let previousEnd = 0;
   for (const omission of view.omissions) {
-    assert.ok(omission.startLine > previousEnd && omission.endLine >= omission.startLine && omission.endLine <= lines.length, `omission ${String(omission.startLine)}–${String(omission.endLine)} out of order or range`);
+    assert.ok(
+      omission.startLine > previousEnd && omission.endLine >= omission.startLine && omission.endLine <= lines.length,
+      `omission ${String(omission.startLine)}–${String(omission.endLine)} out of order or range`,
+    );
     previousEnd = omission.endLine;
     if (options.resultId !== "") {
       assert.deepEqual(JSON.parse(omission.continuationJson), { result_id: options.resultId, start_line: omission.startLine, end_line: omission.endLine });
@@ -35,12 +45,13 @@ export function checkLineView(original: string, view: TextView, options: { budge
   for (const header of viewLines.slice(0, headerCount)) assert.ok(header.startsWith("[loupe"), `header line is not a notice: ${header}`);
   let cursor = headerCount;
   let rebuilt = "";
-  for (let line = 1; line <= lines.length; ) {
+  for (let line = 1; line <= lines.length;) {
     const omission = covered.get(line);
     if (omission) {
       rebuilt += lines.slice(omission.startLine - 1, omission.endLine).join("");
       const representation = viewLines[cursor] ?? "";
-      if (omission.endLine > omission.startLine || representation.startsWith("[loupe")) assert.ok(representation.startsWith("[loupe"), `gap ${String(line)} has no notice line`);
+      if (omission.endLine > omission.startLine || representation.startsWith("[loupe"))
+        assert.ok(representation.startsWith("[loupe"), `gap ${String(line)} has no notice line`);
       cursor++;
       line = omission.endLine + 1;
       continue;

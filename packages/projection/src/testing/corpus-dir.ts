@@ -1,4 +1,3 @@
-
 import { fileURLToPath } from "node:url";
 
 /**
@@ -9,4 +8,3 @@ import { fileURLToPath } from "node:url";
 export function corpusDir(): string {
   return process.env["LOUPE_CORPUS_DIR"] ?? fileURLToPath(new URL("../../../../../shared/corpus/", import.meta.url));
 }
-

@@ -8,7 +8,10 @@ export const ANTHROPIC_TOOLS_JSON = JSON.stringify([
 
 /** The same tools in the Chat Completions shape. */
 export const OPENAI_TOOLS_JSON = JSON.stringify([
-  { type: "function", function: { name: "Bash", description: "Run a shell command", parameters: { type: "object", properties: { command: { type: "string" } } } } },
+  {
+    type: "function",
+    function: { name: "Bash", description: "Run a shell command", parameters: { type: "object", properties: { command: { type: "string" } } } },
+  },
   { type: "function", function: { name: "Read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } },
 ]);
 
@@ -19,14 +22,36 @@ export const OPENAI_TOOLS_JSON = JSON.stringify([
 export function sessionTurns(count: number): Turn[] {
   return Array.from({ length: count }, (_, index): Turn => {
     const seq = index + 1;
-    if (seq === 1) return { seq, role: "user", parts: [{ type: "text", text: "Fix the failing build of the parser package." }], toolCalls: [], toolResults: [], tokenCount: 12 };
+    if (seq === 1)
+      return {
+        seq,
+        role: "user",
+        parts: [{ type: "text", text: "Fix the failing build of the parser package." }],
+        toolCalls: [],
+        toolResults: [],
+        tokenCount: 12,
+      };
     const id = `toolu_${String(seq - (seq % 2 === 0 ? 0 : 1))}`;
     if (seq % 2 === 0) {
-      return { seq, role: "assistant", parts: [{ type: "text", text: `Step ${String(seq / 2)}: running the tests.` }], toolCalls: [{ toolUseId: id, name: "Bash", argsJson: JSON.stringify({ command: `npm test -- --shard ${String(seq)}` }) }], toolResults: [], tokenCount: 20 };
+      return {
+        seq,
+        role: "assistant",
+        parts: [{ type: "text", text: `Step ${String(seq / 2)}: running the tests.` }],
+        toolCalls: [{ toolUseId: id, name: "Bash", argsJson: JSON.stringify({ command: `npm test -- --shard ${String(seq)}` }) }],
+        toolResults: [],
+        tokenCount: 20,
+      };
     }
     const failed = seq % 4 === 3;
     const output = `${failed ? "FAIL" : "PASS"} src/parser-${String(seq)}.test.ts\n${"  ✓ parses a line\n".repeat(20)}`;
-    return { seq, role: "user", parts: [], toolCalls: [], toolResults: [{ toolUseId: id, toolName: "Bash", parts: [{ type: "text", text: output }], isError: failed, ...(failed ? { exitCode: 1 } : {}) }], tokenCount: 120 };
+    return {
+      seq,
+      role: "user",
+      parts: [],
+      toolCalls: [],
+      toolResults: [{ toolUseId: id, toolName: "Bash", parts: [{ type: "text", text: output }], isError: failed, ...(failed ? { exitCode: 1 } : {}) }],
+      tokenCount: 120,
+    };
   });
 }
 

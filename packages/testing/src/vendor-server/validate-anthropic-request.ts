@@ -15,8 +15,10 @@ export function validateAnthropicRequest(body: unknown): string | undefined {
   if (typeof body["model"] !== "string" || body["model"] === "") return "model: field required";
   const maxTokens = body["max_tokens"];
   if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens <= 0) return "max_tokens: must be a positive integer";
-  if (body["system"] !== undefined && typeof body["system"] !== "string" && !Array.isArray(body["system"])) return "system: expected a string or a list of text blocks";
-  if (body["tools"] !== undefined && !(Array.isArray(body["tools"]) && body["tools"].every((tool) => isFields(tool) && typeof tool["name"] === "string"))) return "tools: expected a list of tools with names";
+  if (body["system"] !== undefined && typeof body["system"] !== "string" && !Array.isArray(body["system"]))
+    return "system: expected a string or a list of text blocks";
+  if (body["tools"] !== undefined && !(Array.isArray(body["tools"]) && body["tools"].every((tool) => isFields(tool) && typeof tool["name"] === "string")))
+    return "tools: expected a list of tools with names";
   const messages = body["messages"];
   if (!Array.isArray(messages) || messages.length === 0) return "messages: at least one message is required";
   let previousUses: string[] = [];
@@ -26,7 +28,8 @@ export function validateAnthropicRequest(body: unknown): string | undefined {
     const uses = blocksOf(message).flatMap((block) => (block["type"] === "tool_use" ? [String(block["id"])] : []));
     const answers = blocksOf(messages[index + 1]).flatMap((block) => (block["type"] === "tool_result" ? [String(block["tool_use_id"])] : []));
     const unanswered = uses.filter((id) => !answers.includes(id));
-    if (unanswered.length > 0) return `messages.${String(index)}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+    if (unanswered.length > 0)
+      return `messages.${String(index)}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
     previousUses = uses;
   }
   if (messageRole(messages.at(-1)) !== "user") return `messages.${String(messages.length - 1)}: the last message must have the user role`;
@@ -43,14 +46,16 @@ function messageProblem(message: unknown, index: number, previousUses: readonly 
   let seenOther = false;
   for (const block of content) {
     if (!isFields(block) || typeof block["type"] !== "string") return "content: each block needs a type";
-    if (block["type"] === "text" && (typeof block["text"] !== "string" || block["text"].trim() === "")) return "text content blocks must contain non-whitespace text";
+    if (block["type"] === "text" && (typeof block["text"] !== "string" || block["text"].trim() === ""))
+      return "text content blocks must contain non-whitespace text";
     if (block["type"] !== "tool_result") {
       seenOther = true;
       continue;
     }
     if (message["role"] !== "user") return "tool_result blocks belong in user messages";
     if (seenOther) return "tool_result blocks must come before any other content in the message";
-    if (!previousUses.includes(String(block["tool_use_id"]))) return `unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block["tool_use_id"])}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+    if (!previousUses.includes(String(block["tool_use_id"])))
+      return `unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block["tool_use_id"])}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
   }
   return undefined;
 }

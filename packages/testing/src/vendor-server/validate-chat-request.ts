@@ -21,17 +21,20 @@ export function validateChatRequest(body: unknown): string | undefined {
     if (!isFields(message) || !ROLES.has(message["role"])) return `messages[${String(index)}].role: expected one of system, developer, user, assistant, tool`;
     if (message["role"] === "tool") {
       const id = String(message["tool_call_id"]);
-      if (open?.has(id) !== true) return `messages[${String(index)}]: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (tool_call_id ${id})`;
+      if (open?.has(id) !== true)
+        return `messages[${String(index)}]: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (tool_call_id ${id})`;
       open.delete(id);
       continue;
     }
-    if (open !== undefined && open.size > 0) return `an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'; missing: ${[...open].join(", ")}`;
+    if (open !== undefined && open.size > 0)
+      return `an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'; missing: ${[...open].join(", ")}`;
     open = undefined;
     if (message["role"] !== "assistant") continue;
     open = callIds(message);
     if ((message["content"] ?? null) === null && open.size === 0) return `messages[${String(index)}]: an assistant message needs content or tool_calls`;
   }
-  if (open !== undefined && open.size > 0) return `an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'; missing: ${[...open].join(", ")}`;
+  if (open !== undefined && open.size > 0)
+    return `an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'; missing: ${[...open].join(", ")}`;
   return undefined;
 }
 

@@ -1,8 +1,8 @@
 import type { PromptCacheUsage } from "./prompt-cache.js";
 import { estimateTokens } from "./prompt-cache.js";
 
-/** Which API a request used. */
-export type VendorApi = "anthropic" | "openai";
+/** Which API a request used: Anthropic Messages, OpenAI Chat Completions, OpenAI Responses. */
+export type VendorApi = "anthropic" | "openai" | "openai-responses";
 
 /** A request to one of the two model APIs, as the reply function sees it. */
 export interface VendorApiRequest {
@@ -58,7 +58,27 @@ export function answerBody(api: VendorApi, id: number, model: string, text: stri
       stop_reason: "end_turn",
       stop_sequence: null,
       // Anthropic's input_tokens excludes the tokens read from (or written to) the cache.
-      usage: { input_tokens: usage.inputTokens - usage.cachedTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: usage.cachedTokens, output_tokens: outputTokens },
+      usage: {
+        input_tokens: usage.inputTokens - usage.cachedTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: usage.cachedTokens,
+        output_tokens: outputTokens,
+      },
+    });
+  }
+  if (api === "openai-responses") {
+    return JSON.stringify({
+      id: `resp_${String(id)}`,
+      object: "response",
+      status: "completed",
+      model,
+      output: [{ type: "message", id: `msg_${String(id)}`, status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] }],
+      usage: {
+        input_tokens: usage.inputTokens,
+        input_tokens_details: { cached_tokens: usage.cachedTokens },
+        output_tokens: outputTokens,
+        total_tokens: usage.inputTokens + outputTokens,
+      },
     });
   }
   return JSON.stringify({

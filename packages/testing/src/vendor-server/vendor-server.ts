@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createPromptCache, type PromptCacheStats } from "./prompt-cache.js";
 import { validateAnthropicRequest } from "./validate-anthropic-request.js";
 import { validateChatRequest } from "./validate-chat-request.js";
+import { validateResponsesRequest } from "./validate-responses-request.js";
 import { answerBody, defaultReplyText, errorBody, type VendorApi, type VendorApiRequest } from "./vendor-answers.js";
 
 /** One request the vendor server received, exactly as it arrived. */
@@ -31,7 +32,7 @@ export interface VendorFailure {
 
 /**
  * A stand-in model vendor on 127.0.0.1 speaking the shapes of the Anthropic and OpenAI APIs.
- * `POST /v1/messages` and `POST /v1/chat/completions` are checked as the vendors check them (400 with
+ * `POST /v1/messages`, `POST /v1/chat/completions` and `POST /v1/responses` are checked as the vendors check them (400 with
  * the vendor's error JSON when invalid), measured against a simulated prompt cache, and answered with
  * usage in the vendor's shape (or the canned event stream for `stream: true`). Other paths answer as
  * a plain echo: `/v1/messages/count_tokens` → `{ input_tokens: 42 }`, `/v1/models` → one model.
@@ -56,12 +57,18 @@ const EVENTS = [
 ];
 
 const JSON_HEADERS = { "content-type": "application/json", "x-vendor": "test" };
+const VALIDATORS: Record<VendorApi, (body: unknown) => string | undefined> = {
+  anthropic: validateAnthropicRequest,
+  openai: validateChatRequest,
+  "openai-responses": validateResponsesRequest,
+};
 
 function apiOf(method: string | undefined, path: string): VendorApi | undefined {
   if (method !== "POST") return undefined;
   const pathname = path.split("?")[0];
   if (pathname === "/v1/messages") return "anthropic";
   if (pathname === "/v1/chat/completions") return "openai";
+  if (pathname === "/v1/responses") return "openai-responses";
   return undefined;
 }
 
@@ -91,12 +98,18 @@ export async function startVendorServer(options: VendorServerOptions = {}): Prom
     const failure = failures.shift();
     if (failure !== undefined) return void response.writeHead(failure.status, JSON_HEADERS).end(errorBody(api, failure.status, failure.message));
     const parsed = parseJson(body);
-    const problem = "error" in parsed ? `invalid json: ${parsed.error}` : api === "anthropic" ? validateAnthropicRequest(parsed.value) : validateChatRequest(parsed.value);
+    const problem = "error" in parsed ? `invalid json: ${parsed.error}` : VALIDATORS[api](parsed.value);
     if (problem !== undefined || "error" in parsed) return void response.writeHead(400, JSON_HEADERS).end(errorBody(api, 400, problem ?? "invalid request"));
     const request = parsed.value as Record<string, unknown>;
     const model = String(request["model"]);
-    const head = api === "anthropic" ? [request["system"] ?? null, request["tools"] ?? null] : [request["tools"] ?? null];
-    const usage = cache.measure(`${api}:${model}`, head, request["messages"] as unknown[]);
+    const head =
+      api === "anthropic"
+        ? [request["system"] ?? null, request["tools"] ?? null]
+        : api === "openai-responses"
+          ? [request["instructions"] ?? null, request["tools"] ?? null]
+          : [request["tools"] ?? null];
+    const turns = api === "openai-responses" ? (typeof request["input"] === "string" ? [request["input"]] : request["input"]) : request["messages"];
+    const usage = cache.measure(`${api}:${model}`, head, turns as unknown[]);
     if (request["stream"] === true) return stream(response);
     const text = body.toString("utf8");
     const reply = options.replyText ?? defaultReplyText;

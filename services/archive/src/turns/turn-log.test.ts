@@ -16,9 +16,13 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const turn = (seq: number, text: string): StoredTurn =>
   ({ seq, turnJson: encoder.encode(JSON.stringify({ seq, role: seq % 2 === 1 ? "user" : "assistant", parts: [{ type: "text", text }] })) }) as StoredTurn;
-const read = (store: ArchiveStore, tenant: string, fields: Partial<{ sessionId: string; startSeq: number; endSeq: number; maxBytes: number; systemHash: string; toolsHash: string }>) =>
-  readTurns(store, tenant, create(ReadTurnsRequestSchema, { sessionId: "s1", ...fields }));
-const texts = (turns: Array<{ turnJson: Uint8Array }>) => turns.map((t) => (JSON.parse(decoder.decode(t.turnJson)) as { parts: Array<{ text: string }> }).parts[0]?.text);
+const read = (
+  store: ArchiveStore,
+  tenant: string,
+  fields: Partial<{ sessionId: string; startSeq: number; endSeq: number; maxBytes: number; systemHash: string; toolsHash: string }>,
+) => readTurns(store, tenant, create(ReadTurnsRequestSchema, { sessionId: "s1", ...fields }));
+const texts = (turns: Array<{ turnJson: Uint8Array }>) =>
+  turns.map((t) => (JSON.parse(decoder.decode(t.turnJson)) as { parts: Array<{ text: string }> }).parts[0]?.text);
 
 describe("turn log", () => {
   let dir: string;
@@ -30,10 +34,22 @@ describe("turn log", () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it("writes each seq once: a retry is a duplicate, other bytes are refused and the first stays", async () => {
-    const first = await appendTurns(store, { tenant: "t1", sessionId: "s1", turns: [turn(1, "fix the build"), turn(2, "on it")], systemPrompt: "be brief", toolsJson: "[]" });
+    const first = await appendTurns(store, {
+      tenant: "t1",
+      sessionId: "s1",
+      turns: [turn(1, "fix the build"), turn(2, "on it")],
+      systemPrompt: "be brief",
+      toolsJson: "[]",
+    });
     assert.deepEqual(first.created, [1, 2]);
     assert.match(first.systemHash, /^sha256:[0-9a-f]{64}$/);
-    const retry = await appendTurns(store, { tenant: "t1", sessionId: "s1", turns: [turn(2, "on it"), turn(3, "npm test failed")], systemPrompt: "", toolsJson: "" });
+    const retry = await appendTurns(store, {
+      tenant: "t1",
+      sessionId: "s1",
+      turns: [turn(2, "on it"), turn(3, "npm test failed")],
+      systemPrompt: "",
+      toolsJson: "",
+    });
     assert.deepEqual(retry.created, [3]);
     await assert.rejects(
       appendTurns(store, { tenant: "t1", sessionId: "s1", turns: [turn(3, "something else"), turn(4, "later")], systemPrompt: "", toolsJson: "" }),
@@ -48,12 +64,27 @@ describe("turn log", () => {
   });
 
   it("reads ranges in seq order, stops at max_bytes with the next seq, and keeps tenants apart", async () => {
-    await appendTurns(store, { tenant: "t1", sessionId: "s1", turns: [12, 3, 1, 2, 10].map((seq) => turn(seq, `text ${String(seq)}`)), systemPrompt: "", toolsJson: "" });
-    assert.deepEqual((await read(store, "t1", {})).turns.map((t) => t.seq), [1, 2, 3, 10, 12]);
-    assert.deepEqual((await read(store, "t1", { startSeq: 2, endSeq: 10 })).turns.map((t) => t.seq), [2, 3, 10]);
+    await appendTurns(store, {
+      tenant: "t1",
+      sessionId: "s1",
+      turns: [12, 3, 1, 2, 10].map((seq) => turn(seq, `text ${String(seq)}`)),
+      systemPrompt: "",
+      toolsJson: "",
+    });
+    assert.deepEqual(
+      (await read(store, "t1", {})).turns.map((t) => t.seq),
+      [1, 2, 3, 10, 12],
+    );
+    assert.deepEqual(
+      (await read(store, "t1", { startSeq: 2, endSeq: 10 })).turns.map((t) => t.seq),
+      [2, 3, 10],
+    );
     const two = turn(1, "text 1").turnJson.byteLength + turn(2, "text 2").turnJson.byteLength;
     const page = await read(store, "t1", { maxBytes: two + 1 });
-    assert.deepEqual(page.turns.map((t) => t.seq), [1, 2]);
+    assert.deepEqual(
+      page.turns.map((t) => t.seq),
+      [1, 2],
+    );
     assert.equal(page.nextSeq, 3);
     // At least one turn, however small the bound.
     assert.equal((await read(store, "t1", { maxBytes: 1 })).turns.length, 1);
@@ -72,12 +103,29 @@ describe("turn log", () => {
     const phrase = await searchTurns(store, "t1", { sessionId: "s1", query: "typeerror: x", limit: 0 });
     assert.deepEqual(phrase.hits, [{ seq: 2, snippet: "TypeError: x is undefined at src/app.ts:12" }]);
     const words = await searchTurns(store, "t1", { sessionId: "s1", query: "fixed typeerror", limit: 0 });
-    assert.deepEqual(words.hits.map((hit) => hit.seq), [3]);
+    assert.deepEqual(
+      words.hits.map((hit) => hit.seq),
+      [3],
+    );
     const limited = await searchTurns(store, "t1", { sessionId: "s1", query: "src/app.ts", limit: 1 });
     assert.equal(limited.matchCount, 2);
     assert.equal(limited.hits.length, 1);
-    await assert.rejects(searchTurns(store, "t1", { sessionId: "s1", query: "  ", limit: 0 }), (error) => isAppError(error) && error.code === "invalid_argument");
-    assert.deepEqual(turnLines(JSON.stringify({ role: "user", parts: [{ type: "media", mimeType: "image/png", data: "QUJD" }, { type: "text", text: "a\nb" }] })), ["a", "b"]);
+    await assert.rejects(
+      searchTurns(store, "t1", { sessionId: "s1", query: "  ", limit: 0 }),
+      (error) => isAppError(error) && error.code === "invalid_argument",
+    );
+    assert.deepEqual(
+      turnLines(
+        JSON.stringify({
+          role: "user",
+          parts: [
+            { type: "media", mimeType: "image/png", data: "QUJD" },
+            { type: "text", text: "a\nb" },
+          ],
+        }),
+      ),
+      ["a", "b"],
+    );
   });
 
   it("goes with its session when the session is deleted", async () => {

@@ -1,13 +1,16 @@
+import type { LedgerRecorder } from "../ledger/record-ledger.js";
 import type { Summarizer } from "@loupe/conversation";
 import type { Bus } from "@loupe/events";
 import type { TokenCounter } from "@loupe/projection";
 import type { SourceRule, SourceRules } from "@loupe/rules";
 import type { Logger } from "@loupe/runtime";
 import type { SessionStore } from "@loupe/session-store";
-import type { ArchiveClient } from "../archive-client.js";
+import type { ArchiveClient } from "@loupe/archive-client";
 
 /** What the ConversationService handlers need. */
 export interface ConversationDeps {
+  /** Records compactions in the ledger (absent: nothing recorded). */
+  recorder?: LedgerRecorder;
   archive: ArchiveClient;
   sessions: SessionStore;
   rules: SourceRules;

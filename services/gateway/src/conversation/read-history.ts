@@ -1,4 +1,4 @@
-import { validateSessionId } from "@loupe/archive-store";
+import { validateSessionId } from "@loupe/archive-store/content";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { parseTurnAddress, renderTurnText, type Turn } from "@loupe/conversation";
 import { AppError } from "@loupe/errors";
@@ -35,14 +35,21 @@ function rangeOf(request: ReadHistoryRequest): HistoryCursor {
  * whole turns while they fit; a turn too long for the budget is served in pages of whole lines, and
  * `next_cursor` continues exactly where the answer stopped.
  */
-export async function readHistory(deps: ConversationDeps, tenant: string, request: ReadHistoryRequest, signal?: AbortSignal): Promise<MessageInitShape<typeof ReadHistoryResponseSchema>> {
+export async function readHistory(
+  deps: ConversationDeps,
+  tenant: string,
+  request: ReadHistoryRequest,
+  signal?: AbortSignal,
+): Promise<MessageInitShape<typeof ReadHistoryResponseSchema>> {
   validateSessionId(request.sessionId);
   const budget = request.budgetTokens === 0 ? DEFAULT_HISTORY_BUDGET : request.budgetTokens;
-  if (budget < MIN_BUDGET_TOKENS || budget > MAX_BUDGET_TOKENS) throw new AppError("invalid_argument", `budget_tokens out of range [min=${String(MIN_BUDGET_TOKENS)}, max=${String(MAX_BUDGET_TOKENS)}]`);
+  if (budget < MIN_BUDGET_TOKENS || budget > MAX_BUDGET_TOKENS)
+    throw new AppError("invalid_argument", `budget_tokens out of range [min=${String(MIN_BUDGET_TOKENS)}, max=${String(MAX_BUDGET_TOKENS)}]`);
   const range = rangeOf(request);
   const readEnd = range.endSeq === 0 ? range.seq + READ_AHEAD_TURNS - 1 : Math.min(range.endSeq, range.seq + READ_AHEAD_TURNS - 1);
   const log = await readLog(deps.archive, tenant, { sessionId: request.sessionId, startSeq: range.seq, endSeq: readEnd }, signal);
-  if (log.turns.length === 0) throw new AppError("not_found", `no such turns in the session [session=${request.sessionId.slice(0, 80)}, from=turn:${String(range.seq)}]`);
+  if (log.turns.length === 0)
+    throw new AppError("not_found", `no such turns in the session [session=${request.sessionId.slice(0, 80)}, from=turn:${String(range.seq)}]`);
 
   const served: Turn[] = [];
   const texts: string[] = [];

@@ -1,5 +1,5 @@
 import { readTurnPages, type LogRead } from "@loupe/conversation";
-import type { ArchiveClient } from "../archive-client.js";
+import type { ArchiveClient } from "@loupe/archive-client";
 
 export type { LogRead } from "@loupe/conversation";
 

@@ -11,7 +11,10 @@ import type { Part, PartSchema, Turn as ProtoTurn, TurnSchema } from "@loupe/pro
 export function turnFromProto(turn: ProtoTurn, count: (turn: Turn) => number): Turn {
   const where = `seq=${String(turn.seq)}`;
   if (turn.role !== "user" && turn.role !== "assistant") {
-    throw new AppError("invalid_argument", `turn role must be user or assistant (tool results travel in user turns) [${where}, role=${turn.role.slice(0, 20)}]`);
+    throw new AppError(
+      "invalid_argument",
+      `turn role must be user or assistant (tool results travel in user turns) [${where}, role=${turn.role.slice(0, 20)}]`,
+    );
   }
   if (turn.role === "user" && turn.toolCalls.length > 0) throw new AppError("invalid_argument", `tool_calls belong to assistant turns [${where}]`);
   if (turn.role === "assistant" && turn.toolResults.length > 0) throw new AppError("invalid_argument", `tool_results belong to user turns [${where}]`);
@@ -29,7 +32,14 @@ export function turnFromProto(turn: ProtoTurn, count: (turn: Turn) => number): T
       ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
     };
   });
-  const converted: Turn = { seq: turn.seq, role: turn.role, parts: turn.parts.map((part) => partFromProto(part, where)), toolCalls, toolResults, tokenCount: 0 };
+  const converted: Turn = {
+    seq: turn.seq,
+    role: turn.role,
+    parts: turn.parts.map((part) => partFromProto(part, where)),
+    toolCalls,
+    toolResults,
+    tokenCount: 0,
+  };
   if (converted.parts.length === 0 && toolCalls.length === 0 && toolResults.length === 0) throw new AppError("invalid_argument", `turn is empty [${where}]`);
   converted.tokenCount = turn.tokenCount ?? count(converted);
   return converted;
@@ -61,7 +71,17 @@ export function turnToProto(turn: Turn): MessageInitShape<typeof TurnSchema> {
   const part = (item: TurnPart): MessageInitShape<typeof PartSchema> => {
     if (item.type === "text") return { content: { case: "text", value: item.text } };
     if (item.type === "json") return { content: { case: "json", value: item.json } };
-    return { content: { case: "media", value: { mimeType: item.mimeType, data: item.data === undefined ? new Uint8Array() : Buffer.from(item.data, "base64"), uri: item.uri ?? "", name: item.name ?? "" } } };
+    return {
+      content: {
+        case: "media",
+        value: {
+          mimeType: item.mimeType,
+          data: item.data === undefined ? new Uint8Array() : Buffer.from(item.data, "base64"),
+          uri: item.uri ?? "",
+          name: item.name ?? "",
+        },
+      },
+    };
   };
   return {
     seq: turn.seq,

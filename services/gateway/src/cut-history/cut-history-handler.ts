@@ -1,58 +1,163 @@
+import { AppError } from "@loupe/errors";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { isEligibleForCut, type TokenCounter } from "@loupe/projection";
 import type { CutHistoryRequest, CutHistoryResponseSchema } from "@loupe/proto";
 import { requireSource } from "../rules-handlers.js";
-import type { SourceRules } from "@loupe/rules";
+import type { SourceRule, SourceRules } from "@loupe/rules";
 import type { StateStore } from "@loupe/state-store";
-import { cutParsedHistory, parseHistory } from "./cut-history.js";
+import { cutParsedHistory, parseHistory, type ParsedHistory, type ResultCut } from "./cut-history.js";
+import { cutImages, type ImageCutDeps } from "./images/cut-images.js";
 import type { HistoryProjector } from "./history-projector.js";
-import { cutRuleOf, pinnedRules } from "./rule-pins.js";
+import { checkKeepTools, recordRecentTools } from "./recent-tools.js";
+import { cutRuleOf, pinnedRules, recordPinnedView, type ResultPin } from "./rule-pins.js";
 import type { HistoryToolResult } from "./tool-results.js";
+
+const MAX_SESSION_ID_LENGTH = 256;
+
+// Results too short to pin are too short to cut.
+const OFF: ResultCut = { rule: { keepLimitChars: 0, keepHeadChars: 0, keepTailChars: 0, keepTools: [] }, version: 1 };
+
+/** Mode "project": each eligible result replaced by its first view — the pinned one, else a new one (then pinned). */
+async function projectResults(
+  results: readonly HistoryToolResult[],
+  pins: Map<HistoryToolResult, ResultPin>,
+  tenant: string,
+  source: string,
+  state: StateStore,
+  counter: TokenCounter,
+  projectText: HistoryProjector,
+): Promise<{ projected: Set<HistoryToolResult>; saved: number; before: number }> {
+  const projected = new Set<HistoryToolResult>();
+  let saved = 0;
+  let before = 0;
+  for (const result of results) {
+    const pin = pins.get(result);
+    if (pin?.rule.mode !== "project" || pin.rule.keepLimitChars === 0 || !isEligibleForCut(result.toolName, result.text, cutRuleOf(pin.rule))) continue;
+    let view = pin.view;
+    if (view === undefined) {
+      view = await projectText({ tenant, source, toolName: result.toolName, text: result.text, intent: result.intent, rule: pin.rule });
+      if (view === undefined || view === result.text) continue;
+      await recordPinnedView(state, pin, view);
+    }
+    const tokens = counter.count(result.text);
+    before += tokens;
+    saved += Math.max(0, tokens - counter.count(view));
+    result.replace(view);
+    projected.add(result);
+  }
+  return { projected, saved, before };
+}
 
 /**
  * CutHistory for one request: the source's rule decides; a rule with the cut
- * off (the default) forwards the history byte-identical.
- * Mode "project" replaces each eligible result by Loupe's first view of it (saved, with continuations)
- * through `projectText`; a result that could not be saved is cut instead.
+ * off (the default) forwards the history byte-identical. Each result is cut as
+ * it was the first time it was seen (its pin: rule version, cut version and,
+ * in mode "project", the first view sent), so a history already cut keeps its
+ * bytes whatever changes later. Mode "project" replaces each eligible result
+ * by Loupe's first view of it (saved, with continuations) through
+ * `projectText`; a result that could not be saved is cut instead. The tool
+ * names of the history are recorded for the app, and the answer warns when
+ * keep_tools names none of them. With `images`, screenshots are cut too (see cutImages:
+ * image_keep_last, image_dedupe).
  * @throws AppError `invalid_argument`
  */
 export async function cutHistoryFor(
-  request: Pick<CutHistoryRequest, "source" | "format" | "historyJson">,
+  request: Pick<CutHistoryRequest, "source" | "format" | "historyJson"> & { sessionId?: string },
   tenant: string,
   rules: SourceRules,
   state: StateStore,
   counter: TokenCounter,
   projectText?: HistoryProjector,
+  images?: ImageCutDeps,
+  observe?: CutObserver,
 ): Promise<MessageInitShape<typeof CutHistoryResponseSchema>> {
   const source = requireSource(request.source);
+  if ((request.sessionId ?? "").length > MAX_SESSION_ID_LENGTH)
+    throw new AppError("invalid_argument", `session_id longer than ${String(MAX_SESSION_ID_LENGTH)} characters`);
   const rule = await rules.get(tenant, source);
+  const seen = { source, sessionId: request.sessionId ?? "", ruleVersion: rule.version };
   // A source whose rule never changed has never cut anything: forward untouched without looking further.
-  if (rule.version === 0) return { historyJson: request.historyJson, cutResults: 0, savedTokens: 0 };
-  const parsed = parseHistory(request.format, request.historyJson);
-  const pins = await pinnedRules(state, rules, tenant, source, rule, parsed.results);
-  // Results too short to pin are too short to cut.
-  const off = { keepLimitChars: 0, keepHeadChars: 0, keepTailChars: 0, keepTools: [] };
-  const projected = new Set<HistoryToolResult>();
-  let projectedSaved = 0;
-  for (const result of parsed.results) {
-    const pinned = pins.get(result);
-    if (projectText === undefined || pinned?.mode !== "project" || pinned.keepLimitChars === 0 || !isEligibleForCut(result.toolName, result.text, cutRuleOf(pinned))) continue;
-    const view = await projectText({ source, toolName: result.toolName, text: result.text, rule: pinned });
-    if (view === undefined || view === result.text) continue;
-    projectedSaved += Math.max(0, counter.count(result.text) - counter.count(view));
-    result.replace(view);
-    projected.add(result);
+  if (rule.version === 0) {
+    observe?.(tenant, { ...seen, cutResults: 0, savedTokens: 0, tokensBefore: 0, replacedImages: 0 });
+    return { historyJson: request.historyJson, cutResults: 0, savedTokens: 0 };
   }
+  const parsed = parseHistory(request.format, request.historyJson);
+  // Images first: the text cuts below then serialise the body with them replaced.
+  const replacedImages =
+    images === undefined ? 0 : await cutImages(request.format, parsed.body, rule, { tenant, source, sessionId: request.sessionId ?? "" }, images);
+  const { tokensBefore, ...answer } = await cutTexts(request, parsed, rule, {
+    tenant,
+    source,
+    state,
+    rules,
+    counter,
+    projectText,
+    saveText: images?.saveText?.bind(images),
+  });
+  observe?.(tenant, { ...seen, cutResults: answer.cutResults, savedTokens: answer.savedTokens, tokensBefore, replacedImages });
+  if (replacedImages === 0) return answer;
+  const cutAnything = answer.cutResults > 0;
+  return { ...answer, historyJson: cutAnything ? answer.historyJson : new TextEncoder().encode(JSON.stringify(parsed.body)), replacedImages };
+}
+
+/** What one history cut did (for metrics and the ledger): told by {@link cutHistoryFor} on every request it answers. */
+export interface CutObservation {
+  source: string;
+  sessionId: string;
+  ruleVersion: number;
+  cutResults: number;
+  savedTokens: number;
+  /** Tokens of the cut results before the cut. */
+  tokensBefore: number;
+  replacedImages: number;
+}
+export type CutObserver = (tenant: string, cut: CutObservation) => void;
+
+interface TextCutContext {
+  tenant: string;
+  source: string;
+  state: StateStore;
+  rules: SourceRules;
+  counter: TokenCounter;
+  projectText: HistoryProjector | undefined;
+  /** Saves a result's whole text the first time it is cut (its pin and notice name it). */
+  saveText: ImageCutDeps["saveText"] | undefined;
+}
+
+async function cutTexts(
+  request: Pick<CutHistoryRequest, "historyJson">,
+  parsed: ParsedHistory,
+  rule: SourceRule,
+  context: TextCutContext,
+): Promise<{ historyJson: Uint8Array; cutResults: number; savedTokens: number; tokensBefore: number; warning: string }> {
+  const { tenant, source, state, rules, counter, projectText, saveText } = context;
+  const toolNames = parsed.results.map((result) => result.toolName);
+  await recordRecentTools(state, tenant, source, toolNames);
+  const { warning } = checkKeepTools(cutRuleOf(rule), [...new Set(toolNames.filter((name) => name !== ""))]);
+  const pins = await pinnedRules(state, rules, tenant, source, rule, parsed.results, saveText);
+  const {
+    projected,
+    saved: projectedSaved,
+    before: projectedBefore,
+  } = projectText === undefined
+    ? { projected: new Set<HistoryToolResult>(), saved: 0, before: 0 }
+    : await projectResults(parsed.results, pins, tenant, source, state, counter, projectText);
   const cut = cutParsedHistory(
     parsed,
     request.historyJson,
     (result) => {
-      const pinned = pins.get(result);
-      return pinned === undefined || projected.has(result) ? off : cutRuleOf(pinned);
+      const pin = pins.get(result);
+      return pin === undefined || projected.has(result) ? OFF : { rule: cutRuleOf(pin.rule), version: pin.cutVersion, savedResultId: pin.savedResultId };
     },
     counter,
   );
-  if (projected.size === 0) return { historyJson: cut.historyJson, cutResults: cut.cutResults, savedTokens: cut.savedTokens };
+  if (projected.size === 0) return { ...cut, warning };
   const historyJson = cut.cutResults > 0 ? cut.historyJson : new TextEncoder().encode(JSON.stringify(parsed.body));
-  return { historyJson, cutResults: cut.cutResults + projected.size, savedTokens: cut.savedTokens + projectedSaved };
+  return {
+    historyJson,
+    cutResults: cut.cutResults + projected.size,
+    savedTokens: cut.savedTokens + projectedSaved,
+    tokensBefore: cut.tokensBefore + projectedBefore,
+    warning,
+  };
 }

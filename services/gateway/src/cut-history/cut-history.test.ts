@@ -14,8 +14,20 @@ const anthropic = {
   model: "claude",
   messages: [
     { role: "user", content: "fix the build" },
-    { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "make" } }, { type: "tool_use", id: "toolu_2", name: "Read", input: { path: "a" } }] },
-    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: long, is_error: true }, { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "text", text: long }] }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "make" } },
+        { type: "tool_use", id: "toolu_2", name: "Read", input: { path: "a" } },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_1", content: long, is_error: true },
+        { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "text", text: long }] },
+      ],
+    },
   ],
 };
 const chat = {
@@ -42,7 +54,10 @@ describe("cutHistory()", () => {
     const blocks = body.messages[2]?.content as Array<{ tool_use_id: string; content: unknown; is_error?: boolean }>;
     assert.equal(blocks[0]?.tool_use_id, "toolu_1");
     assert.equal(blocks[0]?.is_error, true);
-    assert.match(String(blocks[0]?.content), /^line 0 [\s\S]*\n\[loupe: [\d,]+ characters omitted\]\n[\s\S]*line 1999 of a long build log\n$/);
+    assert.match(
+      String(blocks[0]?.content),
+      /^line 0 [\s\S]*\n\[loupe: lines [\d,]+–[\d,]+ of 2,000 omitted \([\d,]+ characters\)\]\nline \d+ of a long build log\n[\s\S]*line 1999 of a long build log\n$/,
+    );
     assert.deepEqual(blocks[1]?.content, [{ type: "text", text: long }], "read results are never cut");
   });
 
@@ -50,7 +65,7 @@ describe("cutHistory()", () => {
     assert.equal(cutHistory(HistoryFormat.OPENAI_CHAT, bytes(chat), rule, counter).cutResults, 1);
     const cut = cutHistory(HistoryFormat.OPENAI_RESPONSES, bytes(responses), rule, counter);
     assert.equal(cut.cutResults, 1);
-    assert.ok(String((parse(cut.historyJson)["input"] as Array<{ output?: string }>)[1]?.output).includes("characters omitted"));
+    assert.ok(String((parse(cut.historyJson)["input"] as Array<{ output?: string }>)[1]?.output).includes(" omitted ("));
   });
 
   it("forwards byte-identical when nothing is eligible, and gives the same bytes on every call", () => {

@@ -2,9 +2,37 @@
 export interface HistoryToolResult {
   toolName: string;
   text: string;
+  /**
+   * What the agent was after when it made the call, from the history before the result: the first
+   * user message (the task) and the text of the assistant message that made the call ("" when none).
+   */
+  intent: string;
   /** Writes the new text back where it was found. */
   replace(text: string): void;
 }
+
+/** The task and the asking text of each call, as a history walk finds them. */
+export class IntentTracker {
+  private task = "";
+  private readonly asking = new Map<string, string>();
+
+  /** A user message's text: the first non-empty one is the task. */
+  user(text: string): void {
+    if (this.task === "" && text.trim() !== "") this.task = text;
+  }
+
+  /** An assistant message's text and the calls it made. */
+  assistant(text: string, callIds: readonly string[]): void {
+    for (const id of callIds) this.asking.set(id, text);
+  }
+
+  /** The intent of the call `callId` (the task alone when the call is unknown). */
+  intentOf(callId: string): string {
+    return composeIntent(this.task, this.asking.get(callId) ?? "");
+  }
+}
+
+import { composeIntent } from "@loupe/client";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -12,27 +40,45 @@ const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 const stringOf = (value: unknown): string => (typeof value === "string" ? value : "");
 
 // A result's content is a string or an array of {type:"text", text} blocks: one text per text block.
-function textsOf(holder: Json, key: string, toolName: string): HistoryToolResult[] {
+function textsOf(holder: Json, key: string, toolName: string, intent: string): HistoryToolResult[] {
   const content = holder[key];
-  if (typeof content === "string") return [{ toolName, text: content, replace: (text) => (holder[key] = text) }];
+  if (typeof content === "string") return [{ toolName, text: content, intent, replace: (text) => (holder[key] = text) }];
   return asArray(content).flatMap((block) =>
     isObject(block) && (block["type"] === "text" || block["type"] === "input_text" || block["type"] === "output_text") && typeof block["text"] === "string"
-      ? [{ toolName, text: block["text"], replace: (text: string) => (block["text"] = text) }]
+      ? [{ toolName, text: block["text"], intent, replace: (text: string) => (block["text"] = text) }]
       : [],
   );
+}
+
+/** The text of a message's content: a string, or its text blocks joined. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return asArray(content)
+    .flatMap((block) => (isObject(block) && typeof block["text"] === "string" && block["type"] !== "tool_result" ? [block["text"]] : []))
+    .join("\n");
 }
 
 /** Anthropic Messages: `tool_result` blocks in user messages, named by the assistant's `tool_use` blocks. */
 export function anthropicToolResults(body: Json): HistoryToolResult[] {
   const names = new Map<string, string>();
+  const intents = new IntentTracker();
   const results: HistoryToolResult[] = [];
   for (const message of asArray(body["messages"])) {
     if (!isObject(message)) continue;
+    const calls: string[] = [];
     for (const block of asArray(message["content"])) {
       if (!isObject(block)) continue;
-      if (block["type"] === "tool_use" && typeof block["id"] === "string") names.set(block["id"], stringOf(block["name"]));
-      if (block["type"] === "tool_result") results.push(...textsOf(block, "content", names.get(stringOf(block["tool_use_id"])) ?? ""));
+      if (block["type"] === "tool_use" && typeof block["id"] === "string") {
+        names.set(block["id"], stringOf(block["name"]));
+        calls.push(block["id"]);
+      }
+      if (block["type"] === "tool_result") {
+        const id = stringOf(block["tool_use_id"]);
+        results.push(...textsOf(block, "content", names.get(id) ?? "", intents.intentOf(id)));
+      }
     }
+    if (message["role"] === "assistant") intents.assistant(contentText(message["content"]), calls);
+    else intents.user(contentText(message["content"]));
   }
   return results;
 }
@@ -40,13 +86,22 @@ export function anthropicToolResults(body: Json): HistoryToolResult[] {
 /** OpenAI Chat Completions: `role: "tool"` messages, named by the assistant's `tool_calls`. */
 export function openAiChatToolResults(body: Json): HistoryToolResult[] {
   const names = new Map<string, string>();
+  const intents = new IntentTracker();
   const results: HistoryToolResult[] = [];
   for (const message of asArray(body["messages"])) {
     if (!isObject(message)) continue;
+    const calls: string[] = [];
     for (const call of asArray(message["tool_calls"])) {
-      if (isObject(call) && typeof call["id"] === "string" && isObject(call["function"])) names.set(call["id"], stringOf(call["function"]["name"]));
+      if (isObject(call) && typeof call["id"] === "string" && isObject(call["function"])) {
+        names.set(call["id"], stringOf(call["function"]["name"]));
+        calls.push(call["id"]);
+      }
     }
-    if (message["role"] === "tool") results.push(...textsOf(message, "content", names.get(stringOf(message["tool_call_id"])) ?? ""));
+    if (message["role"] === "tool") {
+      const id = stringOf(message["tool_call_id"]);
+      results.push(...textsOf(message, "content", names.get(id) ?? "", intents.intentOf(id)));
+    } else if (message["role"] === "assistant") intents.assistant(contentText(message["content"]), calls);
+    else if (message["role"] === "user") intents.user(contentText(message["content"]));
   }
   return results;
 }
@@ -54,14 +109,26 @@ export function openAiChatToolResults(body: Json): HistoryToolResult[] {
 /** OpenAI Responses: `function_call_output` (and `custom_tool_call_output`) items, named by their `function_call`. */
 export function openAiResponsesToolResults(body: Json): HistoryToolResult[] {
   const names = new Map<string, string>();
+  const intents = new IntentTracker();
+  // A call's asking text is the assistant message before it (Responses items are flat).
+  let lastAssistant = "";
   const results: HistoryToolResult[] = [];
   for (const item of asArray(body["input"])) {
     if (!isObject(item)) continue;
-    if ((item["type"] === "function_call" || item["type"] === "custom_tool_call" || item["type"] === "local_shell_call") && typeof item["call_id"] === "string") {
+    if ((item["type"] ?? "message") === "message") {
+      if (item["role"] === "assistant") lastAssistant = contentText(item["content"]);
+      else if (item["role"] === "user") intents.user(contentText(item["content"]));
+    }
+    if (
+      (item["type"] === "function_call" || item["type"] === "custom_tool_call" || item["type"] === "local_shell_call") &&
+      typeof item["call_id"] === "string"
+    ) {
       names.set(item["call_id"], item["type"] === "local_shell_call" ? "shell" : stringOf(item["name"]));
+      intents.assistant(lastAssistant, [item["call_id"]]);
     }
     if (item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output" || item["type"] === "local_shell_call_output") {
-      results.push(...textsOf(item, "output", names.get(stringOf(item["call_id"])) ?? ""));
+      const id = stringOf(item["call_id"]);
+      results.push(...textsOf(item, "output", names.get(id) ?? "", intents.intentOf(id)));
     }
   }
   return results;

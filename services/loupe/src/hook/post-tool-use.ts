@@ -1,134 +1,154 @@
-import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
-import { ProjectionService } from "@loupe/proto";
-import { extractToolText, responseIsError } from "./extract-tool-text.js";
+import { readFile } from "node:fs/promises";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+import type { ProjectResponse } from "@loupe/proto";
+import { loupeAddress, projectionClient } from "../loupe-connection.js";
+import { extractToolText, responseIsError, type ToolPart, type ToolText } from "./extract-tool-text.js";
+import { errorMessage, passThrough, positiveInt, readPayload, stringField, type HookIo } from "./hook-io.js";
+import { CANNOT_REPLACE, carriesContext, hookRuntimeOf, isLoupeMcpTool, replaceOutputAnswer } from "./hook-runtime.js";
+import { numberedReadView } from "./numbered-read-view.js";
+import { intentFromTranscript } from "./transcript-intent.js";
 
-const DEFAULT_ADDRESS = "127.0.0.1:50051";
-const DEFAULT_SOURCE = "claude-code";
+export type { HookIo } from "./hook-io.js";
+
 /** Default deadline of the Project call made by the hook: 2,000 ms (LOUPE_HOOK_TIMEOUT_MS). */
 export const DEFAULT_HOOK_TIMEOUT_MS = 2000;
 
-/** Where the hook writes; process.stdout/stderr in the command, buffers in tests. */
-export interface HookIo {
-  readonly stdin: AsyncIterable<Buffer | string>;
-  writeOut(text: string): void;
-  writeErr(text: string): void;
-}
-
-function warn(io: HookIo, message: string): void {
-  io.writeErr(`loupe hook: ${message}; passing the original output through\n`);
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-/** Reads stdin fully; `undefined` once more than `limitBytes` arrived (the rest is not read). */
-async function readLimited(stdin: AsyncIterable<Buffer | string>, limitBytes: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    total += buffer.byteLength;
-    if (total > limitBytes) return undefined;
-    chunks.push(buffer);
+/** The whole output when the runtime saved it to a file and cut what it handed the hook; else the parts as they are. */
+async function wholeParts(text: ToolText, maxBytes: number): Promise<{ parts: readonly ToolPart[] } | { reason: string }> {
+  if (text.persistedPath === undefined) return { parts: text.parts };
+  try {
+    const whole = await readFile(text.persistedPath);
+    if (whole.byteLength > maxBytes)
+      return { reason: `the saved output is larger than LOUPE_MAX_RESULT_BYTES [path=${text.persistedPath}, limit_bytes=${String(maxBytes)}]` };
+    // The saved file holds stdout; stderr (after its marker line) is kept as the tool gave it.
+    const stderrAt = text.parts[0]?.value.indexOf("\n[stderr]\n") ?? -1;
+    const stderr = stderrAt < 0 ? "" : (text.parts[0]?.value.slice(stderrAt) ?? "");
+    return { parts: [{ kind: "text", value: whole.toString("utf8") + stderr }] };
+  } catch (error) {
+    return { reason: `cannot read the saved output [path=${text.persistedPath}, error=${errorMessage(error)}]` };
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+const textOf = (response: ProjectResponse): string =>
+  response.parts.map((part) => (part.content.case === "text" || part.content.case === "json" ? part.content.value : "")).join("");
 
 /**
- * `loupe hook post-tool-use`: reads one PostToolUse payload (Claude Code,
- * Agent SDK or Codex) from stdin, projects the tool's text through a running
- * Loupe (LOUPE_ADDR, default 127.0.0.1:50051) and, when the view differs,
- * prints `{ hookSpecificOutput: { hookEventName: "PostToolUse",
- * updatedToolOutput } }` in the tool's own response shape (MCP tools also get
- * `updatedMCPToolOutput`, the field older Claude Code versions read).
+ * `loupe hook post-tool-use [--runtime R]`: reads one post-tool payload (Claude
+ * Code's PostToolUse and PostToolUseFailure, the Agent SDK's, Codex's, the
+ * OpenCode plugin's) from stdin, projects the tool's output through a running
+ * Loupe (LOUPE_ADDR, default 127.0.0.1:50051, with LOUPE_TOKEN; the app is
+ * LOUPE_SOURCE, else the runtime's name) and, when the view differs, prints the
+ * runtime's replacement answer: Claude Code `{ hookSpecificOutput: {
+ * hookEventName, updatedToolOutput } }` in the tool's own response shape (MCP
+ * tools also get `updatedMCPToolOutput`), Codex `{ decision: "block", reason:
+ * view }` (which replaces the output word for word), OpenCode's plugin `{
+ * updatedToolOutput }`. Gemini CLI's AfterTool cannot replace output. When the runtime saved the whole
+ * output to a file and handed the hook a cut (`persistedOutputPath`), the whole
+ * file is projected and the replacement never carries the persisted fields (the
+ * runtime would show its own 2 KB preview instead). A read the runtime numbers
+ * itself gets one contiguous run of lines with their true numbers, and the notice
+ * beside them (Claude Code's `additionalContext`), never among the numbered lines.
+ * Loupe's own MCP tools (read_result, …) are left alone: their answers are
+ * already within a budget.
  *
  * Never blocks the agent: always resolves 0 and never throws. Prints nothing
  * (the agent keeps its original output) when the view is unchanged, and also
  * when Loupe is down, slower than LOUPE_HOOK_TIMEOUT_MS (default 2,000 ms), the
- * payload is over the size cap (2 × LOUPE_MAX_RESULT_BYTES for the JSON
- * payload, LOUPE_MAX_RESULT_BYTES for the text), or the response shape is
- * unknown — those cases add one warning line on stderr.
+ * payload is over the size cap, the event cannot replace output
+ * (PostToolUseFailure: its `error` is already cut and can only be added to —
+ * the pre-tool-use hook captures failing commands instead), or the shape is
+ * unknown — each of those says why in one line on stderr.
  */
-export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo): Promise<number> {
+export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtimeFlag?: string): Promise<number> {
   try {
     const maxResultBytes = positiveInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES);
-    const raw = await readLimited(io.stdin, maxResultBytes * 2);
-    if (raw === undefined) {
-      warn(io, `payload larger than the cap [limit_bytes=${String(maxResultBytes * 2)}]`);
-      return 0;
-    }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(raw);
-    } catch (error) {
-      warn(io, `stdin is not JSON [error=${errorMessage(error)}]`);
-      return 0;
-    }
-    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-      warn(io, "stdin is not a PostToolUse payload object");
-      return 0;
-    }
-    const input = payload as Record<string, unknown>;
-    const toolName = typeof input["tool_name"] === "string" ? input["tool_name"] : "";
-    if (!("tool_response" in input)) {
-      warn(io, `payload has no tool_response [tool=${toolName}]`);
-      return 0;
-    }
+    const read = await readPayload(io, maxResultBytes * 2);
+    if ("reason" in read) return (passThrough(io, read.reason), 0);
+    const input = read.payload;
+    const runtime = hookRuntimeOf(input, runtimeFlag);
+    const event = stringField(input, "hook_event_name") || "PostToolUse";
+    const toolName = stringField(input, "tool_name");
+    const cannot = CANNOT_REPLACE[runtime];
+    if (cannot !== undefined) return (passThrough(io, `${cannot} [tool=${toolName}]`), 0);
+    if (event === "PostToolUseFailure")
+      return (
+        passThrough(
+          io,
+          `${event} cannot replace a tool's output [tool=${toolName}]; the pre-tool-use hook runs shell commands through loupe exec, which projects failing ones too`,
+        ),
+        0
+      );
+    // Loupe's own answers (read_result, …) are already within a budget: a second projection would omit what was asked for.
+    if (isLoupeMcpTool(toolName)) return 0;
+    if (!("tool_response" in input)) return (passThrough(io, `payload has no tool_response [event=${event}, tool=${toolName}]`), 0);
     const toolResponse = input["tool_response"];
-    const text = extractToolText(toolName, toolResponse);
-    if (text === undefined) {
-      warn(io, `unknown tool_response shape [tool=${toolName}]`);
-      return 0;
-    }
-    const original = text.parts.join("");
-    if (Buffer.byteLength(original) > maxResultBytes) {
-      warn(io, `tool output larger than LOUPE_MAX_RESULT_BYTES [limit_bytes=${String(maxResultBytes)}]`);
-      return 0;
-    }
+    const text = extractToolText(toolResponse);
+    if (text === undefined) return (passThrough(io, `unknown tool_response shape [tool=${toolName}]`), 0);
+    const whole = await wholeParts(text, maxResultBytes);
+    if ("reason" in whole) return (passThrough(io, whole.reason), 0);
+    const original = whole.parts.map((part) => part.value).join("");
+    if (Buffer.byteLength(original) > maxResultBytes)
+      return (passThrough(io, `tool output larger than LOUPE_MAX_RESULT_BYTES [limit_bytes=${String(maxResultBytes)}]`), 0);
 
+    const intent = await intentFromTranscript(runtime, stringField(input, "transcript_path"), stringField(input, "tool_use_id"));
     const timeoutMs = positiveInt(env, "LOUPE_HOOK_TIMEOUT_MS", DEFAULT_HOOK_TIMEOUT_MS);
-    const address = env["LOUPE_ADDR"] ?? DEFAULT_ADDRESS;
-    const client = createGrpcClient(ProjectionService, address, { maxResultBytes });
-    let view: string;
+    const address = loupeAddress(env);
+    const client = projectionClient(env, address, maxResultBytes);
+    let response: ProjectResponse;
     try {
-      const response = await client.project(
+      response = await client.project(
         {
-          sessionId: typeof input["session_id"] === "string" ? input["session_id"] : "",
-          source: env["LOUPE_SOURCE"] ?? DEFAULT_SOURCE,
+          sessionId: stringField(input, "session_id"),
+          source: env["LOUPE_SOURCE"] ?? runtime,
+          intent,
           result: {
-            toolUseId: typeof input["tool_use_id"] === "string" ? input["tool_use_id"] : "",
+            toolUseId: stringField(input, "tool_use_id"),
             toolName,
             argsJson: input["tool_input"] === undefined ? "" : JSON.stringify(input["tool_input"]),
             isError: responseIsError(toolResponse),
-            parts: text.parts.map((part) => ({ content: { case: "text" as const, value: part } })),
+            parts: whole.parts.map((part) => ({ content: { case: part.kind, value: part.value } })),
           },
         },
         { timeoutMs },
       );
-      view = response.parts.map((part) => (part.content.case === "text" ? part.content.value : "")).join("");
     } catch (error) {
-      warn(io, `projection failed [addr=${address}, timeout_ms=${String(timeoutMs)}, error=${errorMessage(error)}]`);
-      return 0;
+      return (passThrough(io, `projection failed [addr=${address}, timeout_ms=${String(timeoutMs)}, error=${errorMessage(error)}]`), 0);
     } finally {
       client.close();
     }
-    if (view === original || view === "") return 0;
+    const view = textOf(response);
+    if (view === "") return (passThrough(io, `Loupe returned an empty view [tool=${toolName}]`), 0);
+    if (view === original && text.persistedPath === undefined) return 0;
 
-    const updated = text.rebuild(view);
-    const hookSpecificOutput: Record<string, unknown> = { hookEventName: "PostToolUse", updatedToolOutput: updated };
-    if (toolName.startsWith("mcp__")) hookSpecificOutput["updatedMCPToolOutput"] = updated;
-    io.writeOut(JSON.stringify({ hookSpecificOutput }) + "\n");
+    let updated: unknown;
+    let shown = view;
+    let context: string | undefined;
+    if (text.numbered !== undefined && response.resultId !== "") {
+      const numbered = numberedReadView({
+        original,
+        sizeChars: view.length,
+        startLine: text.numbered.startLine,
+        resultId: response.resultId,
+        ...filePathOf(input),
+      });
+      if (numbered === undefined) return 0;
+      // The runtime numbers every content line: the notice goes beside the lines where it can, else after them.
+      context = carriesContext(runtime) ? numbered.notice : undefined;
+      shown = context === undefined ? `${numbered.content}\n${numbered.notice}` : numbered.content;
+      updated = text.rebuild(shown, numbered.numLines + (context === undefined ? 1 : 0));
+    } else {
+      updated = text.rebuild(view);
+    }
+    io.writeOut(JSON.stringify(replaceOutputAnswer(runtime, event, updated, shown, toolName.startsWith("mcp__"), context)) + "\n");
     return 0;
   } catch (error) {
-    warn(io, `unexpected error [error=${errorMessage(error)}]`);
+    passThrough(io, `unexpected error [error=${errorMessage(error)}]`);
     return 0;
   }
+}
+
+function filePathOf(input: Record<string, unknown>): { filePath?: string } {
+  const args = input["tool_input"];
+  const path = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["file_path"] : undefined;
+  return typeof path === "string" ? { filePath: path } : {};
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file loupe/v1/projection.proto.
  */
 export const file_loupe_v1_projection: GenFile = /*@__PURE__*/
-  fileDesc("Chlsb3VwZS92MS9wcm9qZWN0aW9uLnByb3RvEghsb3VwZS52MSKOAQoOUHJvamVjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIOCgZzb3VyY2UYAiABKAkSDQoFbW9kZWwYAyABKAkSFQoNYnVkZ2V0X3Rva2VucxgEIAEoDRIMCgR2aWV3GAUgASgJEiQKBnJlc3VsdBgGIAEoCzIULmxvdXBlLnYxLlRvb2xSZXN1bHQicwoFVXNhZ2USFwoPb3JpZ2luYWxfdG9rZW5zGAEgASgNEiEKGW9yaWdpbmFsX3Rva2Vuc19lc3RpbWF0ZWQYAiABKAgSGAoQcHJvamVjdGVkX3Rva2VucxgDIAEoDRIUCgxzYXZlZF90b2tlbnMYBCABKA0i/gEKCE9taXNzaW9uEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhkKEWNvbnRpbnVhdGlvbl9qc29uGAIgASgJEhcKCnN0YXJ0X2xpbmUYAyABKA1IAIgBARIVCghlbmRfbGluZRgEIAEoDUgBiAEBEhkKDGpzb25fcG9pbnRlchgFIAEoCUgCiAEBEhcKCml0ZW1fc3RhcnQYBiABKA1IA4gBARIVCghpdGVtX2VuZBgHIAEoDUgEiAEBQg0KC19zdGFydF9saW5lQgsKCV9lbmRfbGluZUIPCg1fanNvbl9wb2ludGVyQg0KC19pdGVtX3N0YXJ0QgsKCV9pdGVtX2VuZCKFAgoPUHJvamVjdFJlc3BvbnNlEh0KBXBhcnRzGAEgAygLMg4ubG91cGUudjEuUGFydBIRCglyZXN1bHRfaWQYAiABKAkSEAoIcmV2aXNpb24YAyABKAkSJQoJb21pc3Npb25zGAQgAygLMhIubG91cGUudjEuT21pc3Npb24SEAoIYXJjaGl2ZWQYBSABKAgSHgoFdXNhZ2UYBiABKAsyDy5sb3VwZS52MS5Vc2FnZRIZChFwcm9qZWN0b3JfdmVyc2lvbhgHIAEoCRIgCgRraW5kGAggASgOMhIubG91cGUudjEuVG9vbEtpbmQSGAoQcmVkYWN0ZWRfc2VjcmV0cxgJIAEoDSKdAwoOUmVjb3ZlclJlcXVlc3QSEQoJcmVzdWx0X2lkGAEgASgJEhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhkKDGpzb25fcG9pbnRlchgGIAEoCUgEiAEBEhcKCml0ZW1fc3RhcnQYByABKA1IBYgBARIVCghpdGVtX2VuZBgIIAEoDUgGiAEBEg4KBmN1cnNvchgJIAEoCRIPCgdwYXR0ZXJuGAogASgJEhUKDWNvbnRleHRfbGluZXMYCyABKA0SGQoRZXhwZWN0ZWRfcmV2aXNpb24YDCABKAkSFQoNYnVkZ2V0X3Rva2VucxgNIAEoDUINCgtfc3RhcnRfbGluZUILCglfZW5kX2xpbmVCDQoLX3N0YXJ0X2J5dGVCCwoJX2VuZF9ieXRlQg8KDV9qc29uX3BvaW50ZXJCDQoLX2l0ZW1fc3RhcnRCCwoJX2l0ZW1fZW5kIkkKDFBhdHRlcm5NYXRjaBIMCgRsaW5lGAEgASgNEgwKBHRleHQYAiABKAkSDgoGYmVmb3JlGAMgAygJEg0KBWFmdGVyGAQgAygJIpIDCg9SZWNvdmVyUmVzcG9uc2USHQoFcGFydHMYASADKAsyDi5sb3VwZS52MS5QYXJ0EhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhMKC25leHRfY3Vyc29yGAYgASgJEhAKCHJldmlzaW9uGAcgASgJEg0KBXN0YWxlGAggASgIEhcKD25ld2VyX3Jlc3VsdF9pZBgJIAEoCRIRCglyZXN1bHRfaWQYCiABKAkSEwoLdG90YWxfbGluZXMYCyABKA0SEwoLdG90YWxfYnl0ZXMYDCABKA0SJwoHbWF0Y2hlcxgNIAMoCzIWLmxvdXBlLnYxLlBhdHRlcm5NYXRjaBITCgttYXRjaF9jb3VudBgOIAEoDUINCgtfc3RhcnRfbGluZUILCglfZW5kX2xpbmVCDQoLX3N0YXJ0X2J5dGVCCwoJX2VuZF9ieXRlImIKEUN1dEhpc3RvcnlSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCRInCgZmb3JtYXQYAiABKA4yFy5sb3VwZS52MS5IaXN0b3J5Rm9ybWF0EhQKDGhpc3RvcnlfanNvbhgDIAEoDCJVChJDdXRIaXN0b3J5UmVzcG9uc2USFAoMaGlzdG9yeV9qc29uGAEgASgMEhQKDHNhdmVkX3Rva2VucxgCIAEoDRITCgtjdXRfcmVzdWx0cxgDIAEoDSJdChREZWxldGVSZXN1bHRzUmVxdWVzdBITCglyZXN1bHRfaWQYASABKAlIABIUCgpzZXNzaW9uX2lkGAIgASgJSAASEAoGdGVuYW50GAMgASgISABCCAoGdGFyZ2V0IkcKFURlbGV0ZVJlc3VsdHNSZXNwb25zZRIXCg9yZXN1bHRzX2RlbGV0ZWQYASABKA0SFQoNYmxvYnNfZGVsZXRlZBgCIAEoDSqSAQoNSGlzdG9yeUZvcm1hdBIeChpISVNUT1JZX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhwKGEhJU1RPUllfRk9STUFUX0FOVEhST1BJQxABEh4KGkhJU1RPUllfRk9STUFUX09QRU5BSV9DSEFUEAISIwofSElTVE9SWV9GT1JNQVRfT1BFTkFJX1JFU1BPTlNFUxADMq4CChFQcm9qZWN0aW9uU2VydmljZRI+CgdQcm9qZWN0EhgubG91cGUudjEuUHJvamVjdFJlcXVlc3QaGS5sb3VwZS52MS5Qcm9qZWN0UmVzcG9uc2USPgoHUmVjb3ZlchIYLmxvdXBlLnYxLlJlY292ZXJSZXF1ZXN0GhkubG91cGUudjEuUmVjb3ZlclJlc3BvbnNlEkcKCkN1dEhpc3RvcnkSGy5sb3VwZS52MS5DdXRIaXN0b3J5UmVxdWVzdBocLmxvdXBlLnYxLkN1dEhpc3RvcnlSZXNwb25zZRJQCg1EZWxldGVSZXN1bHRzEh4ubG91cGUudjEuRGVsZXRlUmVzdWx0c1JlcXVlc3QaHy5sb3VwZS52MS5EZWxldGVSZXN1bHRzUmVzcG9uc2ViBnByb3RvMw", [file_loupe_v1_tool_result]);
+  fileDesc("Chlsb3VwZS92MS9wcm9qZWN0aW9uLnByb3RvEghsb3VwZS52MSKeAQoOUHJvamVjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIOCgZzb3VyY2UYAiABKAkSDQoFbW9kZWwYAyABKAkSFQoNYnVkZ2V0X3Rva2VucxgEIAEoDRIMCgR2aWV3GAUgASgJEiQKBnJlc3VsdBgGIAEoCzIULmxvdXBlLnYxLlRvb2xSZXN1bHQSDgoGaW50ZW50GAcgASgJInMKBVVzYWdlEhcKD29yaWdpbmFsX3Rva2VucxgBIAEoDRIhChlvcmlnaW5hbF90b2tlbnNfZXN0aW1hdGVkGAIgASgIEhgKEHByb2plY3RlZF90b2tlbnMYAyABKA0SFAoMc2F2ZWRfdG9rZW5zGAQgASgNIv4BCghPbWlzc2lvbhITCgtkZXNjcmlwdGlvbhgBIAEoCRIZChFjb250aW51YXRpb25fanNvbhgCIAEoCRIXCgpzdGFydF9saW5lGAMgASgNSACIAQESFQoIZW5kX2xpbmUYBCABKA1IAYgBARIZCgxqc29uX3BvaW50ZXIYBSABKAlIAogBARIXCgppdGVtX3N0YXJ0GAYgASgNSAOIAQESFQoIaXRlbV9lbmQYByABKA1IBIgBAUINCgtfc3RhcnRfbGluZUILCglfZW5kX2xpbmVCDwoNX2pzb25fcG9pbnRlckINCgtfaXRlbV9zdGFydEILCglfaXRlbV9lbmQihQIKD1Byb2plY3RSZXNwb25zZRIdCgVwYXJ0cxgBIAMoCzIOLmxvdXBlLnYxLlBhcnQSEQoJcmVzdWx0X2lkGAIgASgJEhAKCHJldmlzaW9uGAMgASgJEiUKCW9taXNzaW9ucxgEIAMoCzISLmxvdXBlLnYxLk9taXNzaW9uEhAKCGFyY2hpdmVkGAUgASgIEh4KBXVzYWdlGAYgASgLMg8ubG91cGUudjEuVXNhZ2USGQoRcHJvamVjdG9yX3ZlcnNpb24YByABKAkSIAoEa2luZBgIIAEoDjISLmxvdXBlLnYxLlRvb2xLaW5kEhgKEHJlZGFjdGVkX3NlY3JldHMYCSABKA0iqwMKDlJlY292ZXJSZXF1ZXN0EhEKCXJlc3VsdF9pZBgBIAEoCRIXCgpzdGFydF9saW5lGAIgASgNSACIAQESFQoIZW5kX2xpbmUYAyABKA1IAYgBARIXCgpzdGFydF9ieXRlGAQgASgNSAKIAQESFQoIZW5kX2J5dGUYBSABKA1IA4gBARIZCgxqc29uX3BvaW50ZXIYBiABKAlIBIgBARIXCgppdGVtX3N0YXJ0GAcgASgNSAWIAQESFQoIaXRlbV9lbmQYCCABKA1IBogBARIOCgZjdXJzb3IYCSABKAkSDwoHcGF0dGVybhgKIAEoCRIVCg1jb250ZXh0X2xpbmVzGAsgASgNEhkKEWV4cGVjdGVkX3JldmlzaW9uGAwgASgJEhUKDWJ1ZGdldF90b2tlbnMYDSABKA0SDAoEdmlldxgOIAEoCUINCgtfc3RhcnRfbGluZUILCglfZW5kX2xpbmVCDQoLX3N0YXJ0X2J5dGVCCwoJX2VuZF9ieXRlQg8KDV9qc29uX3BvaW50ZXJCDQoLX2l0ZW1fc3RhcnRCCwoJX2l0ZW1fZW5kIkkKDFBhdHRlcm5NYXRjaBIMCgRsaW5lGAEgASgNEgwKBHRleHQYAiABKAkSDgoGYmVmb3JlGAMgAygJEg0KBWFmdGVyGAQgAygJIpIDCg9SZWNvdmVyUmVzcG9uc2USHQoFcGFydHMYASADKAsyDi5sb3VwZS52MS5QYXJ0EhcKCnN0YXJ0X2xpbmUYAiABKA1IAIgBARIVCghlbmRfbGluZRgDIAEoDUgBiAEBEhcKCnN0YXJ0X2J5dGUYBCABKA1IAogBARIVCghlbmRfYnl0ZRgFIAEoDUgDiAEBEhMKC25leHRfY3Vyc29yGAYgASgJEhAKCHJldmlzaW9uGAcgASgJEg0KBXN0YWxlGAggASgIEhcKD25ld2VyX3Jlc3VsdF9pZBgJIAEoCRIRCglyZXN1bHRfaWQYCiABKAkSEwoLdG90YWxfbGluZXMYCyABKA0SEwoLdG90YWxfYnl0ZXMYDCABKA0SJwoHbWF0Y2hlcxgNIAMoCzIWLmxvdXBlLnYxLlBhdHRlcm5NYXRjaBITCgttYXRjaF9jb3VudBgOIAEoDUINCgtfc3RhcnRfbGluZUILCglfZW5kX2xpbmVCDQoLX3N0YXJ0X2J5dGVCCwoJX2VuZF9ieXRlInYKEUN1dEhpc3RvcnlSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCRInCgZmb3JtYXQYAiABKA4yFy5sb3VwZS52MS5IaXN0b3J5Rm9ybWF0EhQKDGhpc3RvcnlfanNvbhgDIAEoDBISCgpzZXNzaW9uX2lkGAQgASgJIn8KEkN1dEhpc3RvcnlSZXNwb25zZRIUCgxoaXN0b3J5X2pzb24YASABKAwSFAoMc2F2ZWRfdG9rZW5zGAIgASgNEhMKC2N1dF9yZXN1bHRzGAMgASgNEg8KB3dhcm5pbmcYBCABKAkSFwoPcmVwbGFjZWRfaW1hZ2VzGAUgASgNIl0KFERlbGV0ZVJlc3VsdHNSZXF1ZXN0EhMKCXJlc3VsdF9pZBgBIAEoCUgAEhQKCnNlc3Npb25faWQYAiABKAlIABIQCgZ0ZW5hbnQYAyABKAhIAEIICgZ0YXJnZXQiRwoVRGVsZXRlUmVzdWx0c1Jlc3BvbnNlEhcKD3Jlc3VsdHNfZGVsZXRlZBgBIAEoDRIVCg1ibG9ic19kZWxldGVkGAIgASgNKq0BCg1IaXN0b3J5Rm9ybWF0Eh4KGkhJU1RPUllfRk9STUFUX1VOU1BFQ0lGSUVEEAASHAoYSElTVE9SWV9GT1JNQVRfQU5USFJPUElDEAESHgoaSElTVE9SWV9GT1JNQVRfT1BFTkFJX0NIQVQQAhIjCh9ISVNUT1JZX0ZPUk1BVF9PUEVOQUlfUkVTUE9OU0VTEAMSGQoVSElTVE9SWV9GT1JNQVRfR0VNSU5JEAQyrgIKEVByb2plY3Rpb25TZXJ2aWNlEj4KB1Byb2plY3QSGC5sb3VwZS52MS5Qcm9qZWN0UmVxdWVzdBoZLmxvdXBlLnYxLlByb2plY3RSZXNwb25zZRI+CgdSZWNvdmVyEhgubG91cGUudjEuUmVjb3ZlclJlcXVlc3QaGS5sb3VwZS52MS5SZWNvdmVyUmVzcG9uc2USRwoKQ3V0SGlzdG9yeRIbLmxvdXBlLnYxLkN1dEhpc3RvcnlSZXF1ZXN0GhwubG91cGUudjEuQ3V0SGlzdG9yeVJlc3BvbnNlElAKDURlbGV0ZVJlc3VsdHMSHi5sb3VwZS52MS5EZWxldGVSZXN1bHRzUmVxdWVzdBofLmxvdXBlLnYxLkRlbGV0ZVJlc3VsdHNSZXNwb25zZWIGcHJvdG8z", [file_loupe_v1_tool_result]);
 
 /**
  * @generated from message loupe.v1.ProjectRequest
@@ -51,6 +51,18 @@ export type ProjectRequest = Message<"loupe.v1.ProjectRequest"> & {
    * @generated from field: loupe.v1.ToolResult result = 6;
    */
   result?: ToolResult | undefined;
+
+  /**
+   * What the agent is looking for: the task (the first user message) and the
+   * assistant text that asked for this call (its reasoning and the call's
+   * arguments), as the runtime has them. Optional; up to 16 KiB (UTF-8) are
+   * used, a longer one is cut at a code-point boundary, never refused. The
+   * view keeps the lines that match it first; the same request (intent
+   * included) gives the same view.
+   *
+   * @generated from field: string intent = 7;
+   */
+  intent: string;
 };
 
 /**
@@ -304,6 +316,16 @@ export type RecoverRequest = Message<"loupe.v1.RecoverRequest"> & {
    * @generated from field: uint32 budget_tokens = 13;
    */
   budgetTokens: number;
+
+  /**
+   * A field view of a saved structured result (one of the views configured
+   * for its tool: LOUPE_VIEW_SPECS_FILE, then its source's view_specs_json),
+   * served as the view shapes it, with json_pointer addressing the shaped value.
+   * The producer is not run again. Not with a line or byte range or a pattern.
+   *
+   * @generated from field: string view = 14;
+   */
+  view: string;
 };
 
 /**
@@ -453,6 +475,14 @@ export type CutHistoryRequest = Message<"loupe.v1.CutHistoryRequest"> & {
    * @generated from field: bytes history_json = 3;
    */
   historyJson: Uint8Array;
+
+  /**
+   * The conversation this history belongs to, when the caller knows it; else
+   * Loupe recognises it by its first message (image_keep_last, image_dedupe).
+   *
+   * @generated from field: string session_id = 4;
+   */
+  sessionId: string;
 };
 
 /**
@@ -480,6 +510,21 @@ export type CutHistoryResponse = Message<"loupe.v1.CutHistoryResponse"> & {
    * @generated from field: uint32 cut_results = 3;
    */
   cutResults: number;
+
+  /**
+   * Set when the app's cut is on but keep_tools names none of the tools in this history
+   * (so nothing can ever be cut), naming the tools it holds.
+   *
+   * @generated from field: string warning = 4;
+   */
+  warning: string;
+
+  /**
+   * Images replaced by a reference to a later identical one or by a thumbnail.
+   *
+   * @generated from field: uint32 replaced_images = 5;
+   */
+  replacedImages: number;
 };
 
 /**
@@ -573,6 +618,13 @@ export enum HistoryFormat {
    * @generated from enum value: HISTORY_FORMAT_OPENAI_RESPONSES = 3;
    */
   OPENAI_RESPONSES = 3,
+
+  /**
+   * Gemini generateContent / streamGenerateContent / countTokens: functionResponse parts.
+   *
+   * @generated from enum value: HISTORY_FORMAT_GEMINI = 4;
+   */
+  GEMINI = 4,
 }
 
 /**

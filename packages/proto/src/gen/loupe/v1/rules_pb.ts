@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file loupe/v1/rules.proto.
  */
 export const file_loupe_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("ChRsb3VwZS92MS9ydWxlcy5wcm90bxIIbG91cGUudjEiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAkimAEKElN1bW1hcml6ZXJTZXR0aW5ncxITCgZkcml2ZXIYASABKAlIAIgBARISCgVtb2RlbBgCIAEoCUgBiAEBEhUKCGJhc2VfdXJsGAMgASgJSAKIAQESFAoHa2V5X3JlZhgEIAEoCUgDiAEBQgkKB19kcml2ZXJCCAoGX21vZGVsQgsKCV9iYXNlX3VybEIKCghfa2V5X3JlZiKABAoLU291cmNlTGltaXQSHQoQa2VlcF9saW1pdF9jaGFycxgBIAEoDUgAiAEBEhwKD2tlZXBfaGVhZF9jaGFycxgCIAEoDUgBiAEBEhwKD2tlZXBfdGFpbF9jaGFycxgDIAEoDUgCiAEBEigKCmtlZXBfdG9vbHMYBCABKAsyFC5sb3VwZS52MS5TdHJpbmdMaXN0EhEKBG1vZGUYBSABKAlIA4gBARIaCg1idWRnZXRfdG9rZW5zGAYgASgNSASIAQESHAoPdmlld19zcGVjc19qc29uGAcgASgJSAWIAQESMAoKc3VtbWFyaXplchgIIAEoCzIcLmxvdXBlLnYxLlN1bW1hcml6ZXJTZXR0aW5ncxIPCgd2ZXJzaW9uGAkgASgNEh8KEmNvbXBhY3RfYXRfcGVyY2VudBgKIAEoDUgGiAEBEiAKE25vdGVfdXBkYXRlX3BlcmNlbnQYCyABKA1IB4gBAUITChFfa2VlcF9saW1pdF9jaGFyc0ISChBfa2VlcF9oZWFkX2NoYXJzQhIKEF9rZWVwX3RhaWxfY2hhcnNCBwoFX21vZGVCEAoOX2J1ZGdldF90b2tlbnNCEgoQX3ZpZXdfc3BlY3NfanNvbkIVChNfY29tcGFjdF9hdF9wZXJjZW50QhYKFF9ub3RlX3VwZGF0ZV9wZXJjZW50Ik0KFVNldFNvdXJjZUxpbWl0UmVxdWVzdBIOCgZzb3VyY2UYASABKAkSJAoFbGltaXQYAiABKAsyFS5sb3VwZS52MS5Tb3VyY2VMaW1pdCI+ChZTZXRTb3VyY2VMaW1pdFJlc3BvbnNlEiQKBWxpbWl0GAEgASgLMhUubG91cGUudjEuU291cmNlTGltaXQiJwoVR2V0U291cmNlTGltaXRSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCSI+ChZHZXRTb3VyY2VMaW1pdFJlc3BvbnNlEiQKBWxpbWl0GAEgASgLMhUubG91cGUudjEuU291cmNlTGltaXQyuAEKDFJ1bGVzU2VydmljZRJTCg5TZXRTb3VyY2VMaW1pdBIfLmxvdXBlLnYxLlNldFNvdXJjZUxpbWl0UmVxdWVzdBogLmxvdXBlLnYxLlNldFNvdXJjZUxpbWl0UmVzcG9uc2USUwoOR2V0U291cmNlTGltaXQSHy5sb3VwZS52MS5HZXRTb3VyY2VMaW1pdFJlcXVlc3QaIC5sb3VwZS52MS5HZXRTb3VyY2VMaW1pdFJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChRsb3VwZS92MS9ydWxlcy5wcm90bxIIbG91cGUudjEiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAkimAEKElN1bW1hcml6ZXJTZXR0aW5ncxITCgZkcml2ZXIYASABKAlIAIgBARISCgVtb2RlbBgCIAEoCUgBiAEBEhUKCGJhc2VfdXJsGAMgASgJSAKIAQESFAoHa2V5X3JlZhgEIAEoCUgDiAEBQgkKB19kcml2ZXJCCAoGX21vZGVsQgsKCV9iYXNlX3VybEIKCghfa2V5X3JlZiKiBQoLU291cmNlTGltaXQSHQoQa2VlcF9saW1pdF9jaGFycxgBIAEoDUgAiAEBEhwKD2tlZXBfaGVhZF9jaGFycxgCIAEoDUgBiAEBEhwKD2tlZXBfdGFpbF9jaGFycxgDIAEoDUgCiAEBEigKCmtlZXBfdG9vbHMYBCABKAsyFC5sb3VwZS52MS5TdHJpbmdMaXN0EhEKBG1vZGUYBSABKAlIA4gBARIaCg1idWRnZXRfdG9rZW5zGAYgASgNSASIAQESHAoPdmlld19zcGVjc19qc29uGAcgASgJSAWIAQESMAoKc3VtbWFyaXplchgIIAEoCzIcLmxvdXBlLnYxLlN1bW1hcml6ZXJTZXR0aW5ncxIPCgd2ZXJzaW9uGAkgASgNEh8KEmNvbXBhY3RfYXRfcGVyY2VudBgKIAEoDUgGiAEBEiAKE25vdGVfdXBkYXRlX3BlcmNlbnQYCyABKA1IB4gBARIcCg9pbWFnZV9rZWVwX2xhc3QYDCABKA1ICIgBARIZCgxpbWFnZV9kZWR1cGUYDSABKAhICYgBARIlChh2ZW5kb3JfY2FjaGVfdHRsX3NlY29uZHMYDiABKA1ICogBAUITChFfa2VlcF9saW1pdF9jaGFyc0ISChBfa2VlcF9oZWFkX2NoYXJzQhIKEF9rZWVwX3RhaWxfY2hhcnNCBwoFX21vZGVCEAoOX2J1ZGdldF90b2tlbnNCEgoQX3ZpZXdfc3BlY3NfanNvbkIVChNfY29tcGFjdF9hdF9wZXJjZW50QhYKFF9ub3RlX3VwZGF0ZV9wZXJjZW50QhIKEF9pbWFnZV9rZWVwX2xhc3RCDwoNX2ltYWdlX2RlZHVwZUIbChlfdmVuZG9yX2NhY2hlX3R0bF9zZWNvbmRzIk0KFVNldFNvdXJjZUxpbWl0UmVxdWVzdBIOCgZzb3VyY2UYASABKAkSJAoFbGltaXQYAiABKAsyFS5sb3VwZS52MS5Tb3VyY2VMaW1pdCI+ChZTZXRTb3VyY2VMaW1pdFJlc3BvbnNlEiQKBWxpbWl0GAEgASgLMhUubG91cGUudjEuU291cmNlTGltaXQiJwoVR2V0U291cmNlTGltaXRSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCSKdAQoWR2V0U291cmNlTGltaXRSZXNwb25zZRIkCgVsaW1pdBgBIAEoCzIVLmxvdXBlLnYxLlNvdXJjZUxpbWl0EhQKDHJlY2VudF90b29scxgCIAMoCRIfChJrZWVwX3Rvb2xzX21hdGNoZWQYAyABKAhIAIgBARIPCgd3YXJuaW5nGAQgASgJQhUKE19rZWVwX3Rvb2xzX21hdGNoZWQiNQoQTGlzdFZpZXdzUmVxdWVzdBIOCgZzb3VyY2UYASABKAkSEQoJdG9vbF9uYW1lGAIgASgJIokBCg1GaWVsZFZpZXdJbmZvEgwKBHRvb2wYASABKAkSDgoGc291cmNlGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEd2hlbhgEIAEoCRIMCgRrZWVwGAUgAygJEgwKBGRyb3AYBiADKAkSEgoKaXNfZGVmYXVsdBgHIAEoCBIOCgZvcmlnaW4YCCABKAkiOwoRTGlzdFZpZXdzUmVzcG9uc2USJgoFdmlld3MYASADKAsyFy5sb3VwZS52MS5GaWVsZFZpZXdJbmZvMv4BCgxSdWxlc1NlcnZpY2USUwoOU2V0U291cmNlTGltaXQSHy5sb3VwZS52MS5TZXRTb3VyY2VMaW1pdFJlcXVlc3QaIC5sb3VwZS52MS5TZXRTb3VyY2VMaW1pdFJlc3BvbnNlElMKDkdldFNvdXJjZUxpbWl0Eh8ubG91cGUudjEuR2V0U291cmNlTGltaXRSZXF1ZXN0GiAubG91cGUudjEuR2V0U291cmNlTGltaXRSZXNwb25zZRJECglMaXN0Vmlld3MSGi5sb3VwZS52MS5MaXN0Vmlld3NSZXF1ZXN0GhsubG91cGUudjEuTGlzdFZpZXdzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message loupe.v1.StringList
@@ -131,6 +131,32 @@ export type SourceLimit = Message<"loupe.v1.SourceLimit"> & {
    * @generated from field: optional uint32 note_update_percent = 11;
    */
   noteUpdatePercent?: number | undefined;
+
+  /**
+   * Screenshots in the history cut: beyond the last image_keep_last images of
+   * a conversation, older ones become a thumbnail plus the result id of the
+   * original (0 = off, the default).
+   *
+   * @generated from field: optional uint32 image_keep_last = 12;
+   */
+  imageKeepLast?: number | undefined;
+
+  /**
+   * An image identical to a later one becomes a one-line reference to it
+   * (default false).
+   *
+   * @generated from field: optional bool image_dedupe = 13;
+   */
+  imageDedupe?: boolean | undefined;
+
+  /**
+   * The vendor's prompt-cache lifetime: earlier images are replaced only when
+   * no request of the conversation came for this long (the cache is cold
+   * anyway); otherwise a request keeps the previous one's bytes. Default 300.
+   *
+   * @generated from field: optional uint32 vendor_cache_ttl_seconds = 14;
+   */
+  vendorCacheTtlSeconds?: number | undefined;
 };
 
 /**
@@ -204,6 +230,27 @@ export type GetSourceLimitResponse = Message<"loupe.v1.GetSourceLimitResponse"> 
    * @generated from field: loupe.v1.SourceLimit limit = 1;
    */
   limit?: SourceLimit | undefined;
+
+  /**
+   * The tool names in the app's recent vendor requests (most recent first, at most 50).
+   *
+   * @generated from field: repeated string recent_tools = 2;
+   */
+  recentTools: string[];
+
+  /**
+   * Whether keep_tools names any of recent_tools; unset until a request was seen.
+   *
+   * @generated from field: optional bool keep_tools_matched = 3;
+   */
+  keepToolsMatched?: boolean | undefined;
+
+  /**
+   * Set when the cut is on and keep_tools matched none of the recent tools: the rule cuts nothing.
+   *
+   * @generated from field: string warning = 4;
+   */
+  warning: string;
 };
 
 /**
@@ -212,6 +259,115 @@ export type GetSourceLimitResponse = Message<"loupe.v1.GetSourceLimitResponse"> 
  */
 export const GetSourceLimitResponseSchema: GenMessage<GetSourceLimitResponse> = /*@__PURE__*/
   messageDesc(file_loupe_v1_rules, 6);
+
+/**
+ * @generated from message loupe.v1.ListViewsRequest
+ */
+export type ListViewsRequest = Message<"loupe.v1.ListViewsRequest"> & {
+  /**
+   * "" = the configuration's views only.
+   *
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * "" = every tool; else only the views whose tool pattern matches this name.
+   *
+   * @generated from field: string tool_name = 2;
+   */
+  toolName: string;
+};
+
+/**
+ * Describes the message loupe.v1.ListViewsRequest.
+ * Use `create(ListViewsRequestSchema)` to create a new message.
+ */
+export const ListViewsRequestSchema: GenMessage<ListViewsRequest> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_rules, 7);
+
+/**
+ * FieldViewInfo is one named view of one view spec.
+ *
+ * @generated from message loupe.v1.FieldViewInfo
+ */
+export type FieldViewInfo = Message<"loupe.v1.FieldViewInfo"> & {
+  /**
+   * The spec's tool glob (e.g. "mcp__github__*") and its source ("" = any).
+   *
+   * @generated from field: string tool = 1;
+   */
+  tool: string;
+
+  /**
+   * @generated from field: string source = 2;
+   */
+  source: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * When a model should ask for it ("" when the spec does not say).
+   *
+   * @generated from field: string when = 4;
+   */
+  when: string;
+
+  /**
+   * The field paths it keeps and drops.
+   *
+   * @generated from field: repeated string keep = 5;
+   */
+  keep: string[];
+
+  /**
+   * @generated from field: repeated string drop = 6;
+   */
+  drop: string[];
+
+  /**
+   * True for the spec's default view (served when a request names none).
+   *
+   * @generated from field: bool is_default = 7;
+   */
+  isDefault: boolean;
+
+  /**
+   * "configuration" or "rule".
+   *
+   * @generated from field: string origin = 8;
+   */
+  origin: string;
+};
+
+/**
+ * Describes the message loupe.v1.FieldViewInfo.
+ * Use `create(FieldViewInfoSchema)` to create a new message.
+ */
+export const FieldViewInfoSchema: GenMessage<FieldViewInfo> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_rules, 8);
+
+/**
+ * @generated from message loupe.v1.ListViewsResponse
+ */
+export type ListViewsResponse = Message<"loupe.v1.ListViewsResponse"> & {
+  /**
+   * In order of precedence: the configuration's specs, then the rule's.
+   *
+   * @generated from field: repeated loupe.v1.FieldViewInfo views = 1;
+   */
+  views: FieldViewInfo[];
+};
+
+/**
+ * Describes the message loupe.v1.ListViewsResponse.
+ * Use `create(ListViewsResponseSchema)` to create a new message.
+ */
+export const ListViewsResponseSchema: GenMessage<ListViewsResponse> = /*@__PURE__*/
+  messageDesc(file_loupe_v1_rules, 9);
 
 /**
  * RulesService keeps the per-source (per-app) rules of a tenant.
@@ -236,6 +392,18 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof GetSourceLimitRequestSchema;
     output: typeof GetSourceLimitResponseSchema;
+  },
+  /**
+   * ListViews lists the field views that apply: the configuration's
+   * (LOUPE_VIEW_SPECS_FILE), then, when a source is named, its rule's
+   * view_specs_json.
+   *
+   * @generated from rpc loupe.v1.RulesService.ListViews
+   */
+  listViews: {
+    methodKind: "unary";
+    input: typeof ListViewsRequestSchema;
+    output: typeof ListViewsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_loupe_v1_rules, 0);

@@ -1,0 +1,99 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { createGrpcClient } from "@loupe/grpc";
+import {
+  ArchiveService,
+  type ArchiveServiceAppendTurnsRequestSchema,
+  type ArchiveServiceAppendTurnsResponse,
+  type DeleteRequestSchema,
+  type DeleteResponse,
+  type PutHeaderSchema,
+  type ReadRequestSchema,
+  type ReadResponse,
+  type ReadTurnsRequestSchema,
+  type ReadTurnsResponse,
+  type ResultRecord,
+  type SearchRequestSchema,
+  type SearchResponse,
+  type SearchTurnsRequestSchema,
+  type SearchTurnsResponse,
+} from "@loupe/proto";
+
+/** Bytes per Put chunk: small enough to stream, large enough to keep calls few. */
+export const PUT_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The gRPC metadata key that carries the tenant of an archive call. The archive is internal: it
+ * believes the tenant its callers (the gateway, the note-worker) name here.
+ */
+export const TENANT_METADATA_KEY = "x-loupe-tenant";
+/** The gRPC metadata key that proves an archive caller is Loupe (LOUPE_INTERNAL_TOKEN). */
+export const INTERNAL_TOKEN_METADATA_KEY = "x-loupe-internal-token";
+
+/** Options of a {@link ArchiveClient}'s put. */
+export interface PutCallOptions {
+  /** Deadline of the whole put, in ms. */
+  timeoutMs: number;
+  /** The caller's cancellation: aborting it cancels the put. */
+  signal?: AbortSignal;
+}
+
+/** The archive service as its callers (the gateway, the note-worker) see it: every call names its tenant. */
+export interface ArchiveClient {
+  /** Streams one result to the archive; rejects with AppError (deadline_exceeded past `timeoutMs`, cancelled when `signal` aborts, unavailable when down). */
+  put(tenant: string, header: MessageInitShape<typeof PutHeaderSchema>, bytes: Uint8Array, options: PutCallOptions): Promise<ResultRecord>;
+  read(tenant: string, request: MessageInitShape<typeof ReadRequestSchema>, signal?: AbortSignal): Promise<ReadResponse>;
+  search(tenant: string, request: MessageInitShape<typeof SearchRequestSchema>, signal?: AbortSignal): Promise<SearchResponse>;
+  /** Deletes results of `tenant` (one, a session's, or all); rejects with AppError as the archive answered. */
+  delete(tenant: string, request: MessageInitShape<typeof DeleteRequestSchema>, signal?: AbortSignal): Promise<DeleteResponse>;
+  appendTurns(
+    tenant: string,
+    request: MessageInitShape<typeof ArchiveServiceAppendTurnsRequestSchema>,
+    signal?: AbortSignal,
+  ): Promise<ArchiveServiceAppendTurnsResponse>;
+  readTurns(tenant: string, request: MessageInitShape<typeof ReadTurnsRequestSchema>, signal?: AbortSignal): Promise<ReadTurnsResponse>;
+  searchTurns(tenant: string, request: MessageInitShape<typeof SearchTurnsRequestSchema>, signal?: AbortSignal): Promise<SearchTurnsResponse>;
+  close(): void;
+}
+
+async function* putRequests(header: MessageInitShape<typeof PutHeaderSchema>, bytes: Uint8Array) {
+  yield { message: { case: "header" as const, value: header } };
+  for (let offset = 0; offset < bytes.byteLength; offset += PUT_CHUNK_BYTES) {
+    yield { message: { case: "chunk" as const, value: bytes.subarray(offset, offset + PUT_CHUNK_BYTES) } };
+  }
+}
+
+/** Connects to the archive at `address` (host:port, or unix:PATH in embedded mode); messages up to `maxResultBytes`. */
+export function createArchiveClient(address: string, maxResultBytes: number, internalToken?: string): ArchiveClient {
+  const client = createGrpcClient(ArchiveService, address, { maxResultBytes });
+  const proof = internalToken === undefined || internalToken === "" ? {} : { [INTERNAL_TOKEN_METADATA_KEY]: internalToken };
+  return {
+    async put(tenant, header, bytes, { timeoutMs, signal }) {
+      const response = await client.put(putRequests(header, bytes), {
+        timeoutMs,
+        metadata: { ...proof, [TENANT_METADATA_KEY]: tenant },
+        ...(signal ? { signal } : {}),
+      });
+      if (!response.record) throw new TypeError("archive put answered without a record");
+      return response.record;
+    },
+    read(tenant, request, signal) {
+      return client.read(request, { metadata: { ...proof, [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    search(tenant, request, signal) {
+      return client.search(request, { metadata: { ...proof, [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    delete(tenant, request, signal) {
+      return client.delete(request, { metadata: { ...proof, [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    appendTurns(tenant, request, signal) {
+      return client.appendTurns(request, { metadata: { ...proof, [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    readTurns(tenant, request, signal) {
+      return client.readTurns(request, { metadata: { ...proof, [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    searchTurns(tenant, request, signal) {
+      return client.searchTurns(request, { metadata: { ...proof, [TENANT_METADATA_KEY]: tenant }, ...(signal ? { signal } : {}) });
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * @loupe/archive-client: the archive service as the gateway and the note-worker call it, over gRPC,
+ * each call naming its tenant.
+ *
+ * @packageDocumentation
+ */
+
+export { createArchiveClient, INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "./create-archive-client.js";
+export { readTurnLog } from "./read-turn-log.js";
+export type { ArchiveClient, PutCallOptions } from "./create-archive-client.js";
+export type { TurnLogRange } from "./read-turn-log.js";

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { composeIntent, MAX_INTENT_BYTES } from "./compose-intent.js";
+import { intentFromAnthropicMessages } from "./intent-from-anthropic-messages.js";
+import { intentFromClaudeTranscript, messagesFromClaudeTranscript } from "./intent-from-claude-transcript.js";
+
+// Lines as Claude Code 2.1.328 writes its transcript (test/runtimes/FINDINGS.md), bookkeeping lines included.
+const transcript = [
+  { type: "queue-operation", operation: "enqueue", content: "Fix the failing parser test in src/parse.ts" },
+  { type: "user", message: { role: "user", content: "Fix the failing parser test in src/parse.ts" } },
+  { type: "attachment", attachment: { type: "date", date: "2026-12-01" } },
+  { type: "assistant", message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "I will run the parser tests to see which case fails." }] } },
+  {
+    type: "assistant",
+    message: {
+      id: "msg_1",
+      role: "assistant",
+      content: [{ type: "tool_use", id: "toolu_000001", name: "Bash", input: { command: "pytest tests/test_parse.py" } }],
+    },
+  },
+  { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_000001", content: "…" }] } },
+  { type: "assistant", message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "Now read resolve_lookup." }] } },
+  {
+    type: "assistant",
+    message: { id: "msg_2", role: "assistant", content: [{ type: "tool_use", id: "toolu_000002", name: "Read", input: { file_path: "src/parse.ts" } }] },
+  },
+]
+  .map((line) => JSON.stringify(line))
+  .join("\n");
+
+describe("intent", () => {
+  it("from a Claude Code transcript: the task and the assistant text that asked for this call", () => {
+    assert.equal(
+      intentFromClaudeTranscript(transcript, transcript, "toolu_000001"),
+      "Fix the failing parser test in src/parse.ts\n\nI will run the parser tests to see which case fails.",
+    );
+    assert.equal(intentFromClaudeTranscript(transcript, transcript, "toolu_000002"), "Fix the failing parser test in src/parse.ts\n\nNow read resolve_lookup.");
+    assert.equal(messagesFromClaudeTranscript(transcript).filter((message) => message.role === "assistant").length, 2, "one message per id");
+  });
+
+  it("from a transcript read at both ends, the task from the head and the call's message from the tail", () => {
+    const lines = transcript.split("\n");
+    assert.equal(
+      intentFromClaudeTranscript(lines.slice(0, 2).join("\n"), `{"type":"assist\n${lines.slice(6).join("\n")}`, "toolu_000002"),
+      "Fix the failing parser test in src/parse.ts\n\nNow read resolve_lookup.",
+    );
+  });
+
+  it("from Anthropic messages; the last assistant text when the call is not found", () => {
+    const messages = [
+      { role: "user" as const, content: [{ type: "text", text: "Upgrade the client" }] },
+      {
+        role: "assistant" as const,
+        content: [
+          { type: "text", text: "Listing the dependencies." },
+          { type: "tool_use", id: "t1", name: "bash", input: {} },
+        ],
+      },
+    ];
+    assert.equal(intentFromAnthropicMessages(messages, "t1"), "Upgrade the client\n\nListing the dependencies.");
+    assert.equal(intentFromAnthropicMessages(messages, "missing"), "Upgrade the client\n\nListing the dependencies.");
+    assert.equal(intentFromAnthropicMessages([], "t1"), "");
+  });
+
+  it("stays within 16 KiB at a code-point boundary, the asking text first", () => {
+    const intent = composeIntent("t".repeat(20_000), "é".repeat(20_000));
+    assert.ok(new TextEncoder().encode(intent).byteLength <= MAX_INTENT_BYTES);
+    assert.ok(intent.startsWith("tttt") && intent.endsWith("é"));
+    assert.ok(!intent.includes("\uFFFD"));
+    assert.equal(composeIntent("", "  "), "");
+  });
+});

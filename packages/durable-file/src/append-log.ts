@@ -1,0 +1,149 @@
+import { createReadStream } from "node:fs";
+import { mkdir, open, truncate } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { dirname } from "node:path";
+import { AppError } from "@loupe/errors";
+import { syncDirectory, writeAll, writeFileDurably } from "./write-file-durably.js";
+
+type Operation =
+  | { kind: "append"; line: string; onDurable: (() => void) | undefined; resolve: () => void; reject: (error: unknown) => void }
+  | { kind: "rewrite"; content: () => Iterable<string>; resolve: (sizeBytes: number) => void; reject: (error: unknown) => void };
+
+/**
+ * The one append-only journal of Loupe's files (the embedded bus's message log, the embedded state
+ * store's journal): one line per entry, group-committed — every append queued while a write is in
+ * flight goes out in the next write and one fdatasync — and each append resolves only once it is
+ * on disk, with `onDurable` run in log order right after the sync. A failed write is cut off the
+ * file and rejects its batch (AppError `unavailable`); later appends may succeed. `rewrite`
+ * replaces the whole log atomically (compaction), in order with the appends.
+ */
+export class AppendLog {
+  readonly #path: string;
+  #handle: FileHandle;
+  #sizeBytes: number;
+  #queue: Operation[] = [];
+  #running: Promise<void> = Promise.resolve();
+  #busy = false;
+
+  private constructor(path: string, handle: FileHandle, sizeBytes: number) {
+    this.#path = path;
+    this.#handle = handle;
+    this.#sizeBytes = sizeBytes;
+  }
+
+  /**
+   * Opens (creating, with its folder) the log at `path` and returns its complete lines in order. An
+   * unfinished last line — a crash during an append that was never acknowledged — is cut off.
+   */
+  static async open(path: string): Promise<{ log: AppendLog; lines: string[] }> {
+    await mkdir(dirname(path), { recursive: true });
+    const { lines, validBytes, sizeBytes } = await readLines(path);
+    if (validBytes < sizeBytes) await truncate(path, validBytes);
+    const handle = await open(path, "a");
+    await syncDirectory(dirname(path));
+    return { log: new AppendLog(path, handle, validBytes), lines };
+  }
+
+  /** The bytes on disk (complete lines only). */
+  get sizeBytes(): number {
+    return this.#sizeBytes;
+  }
+
+  /** Appends one line (without its newline); resolves once it is fsynced and `onDurable` ran. */
+  append(line: string, onDurable?: () => void): Promise<void> {
+    return new Promise((resolve, reject) => this.#enqueue({ kind: "append", line: `${line}\n`, onDurable, resolve, reject }));
+  }
+
+  /** Replaces the log with the lines `content()` gives (taken once every earlier append is on disk); resolves with the new size. */
+  rewrite(content: () => Iterable<string>): Promise<number> {
+    return new Promise((resolve, reject) => this.#enqueue({ kind: "rewrite", content, resolve, reject }));
+  }
+
+  /** Waits for queued operations, then closes the file. */
+  async close(): Promise<void> {
+    while (this.#busy) await this.#running;
+    await this.#handle.close();
+  }
+
+  #enqueue(operation: Operation): void {
+    this.#queue.push(operation);
+    if (this.#busy) return;
+    this.#busy = true;
+    this.#running = this.#run();
+  }
+
+  async #run(): Promise<void> {
+    try {
+      for (let next = this.#queue[0]; next; next = this.#queue[0]) {
+        if (next.kind === "rewrite") {
+          this.#queue.shift();
+          await this.#rewrite(next.content).then(next.resolve, next.reject);
+          continue;
+        }
+        const batch: Extract<Operation, { kind: "append" }>[] = [];
+        while (this.#queue[0]?.kind === "append") batch.push(this.#queue.shift() as (typeof batch)[number]);
+        await this.#write(batch);
+      }
+    } finally {
+      // Synchronous with the empty-queue check above, so no enqueue can slip between them.
+      this.#busy = false;
+    }
+  }
+
+  async #write(batch: Extract<Operation, { kind: "append" }>[]): Promise<void> {
+    const text = batch.map((operation) => operation.line).join("");
+    try {
+      const written = await writeAll(this.#handle, text);
+      await this.#handle.datasync();
+      this.#sizeBytes += written;
+    } catch (cause) {
+      // Cut a partial write off so the next append does not follow a torn line.
+      await this.#handle.truncate(this.#sizeBytes).catch(() => undefined);
+      const error = new AppError("unavailable", `journal write failed [path=${this.#path}]`, { cause });
+      for (const operation of batch) operation.reject(error);
+      return;
+    }
+    for (const operation of batch) {
+      operation.onDurable?.();
+      operation.resolve();
+    }
+  }
+
+  async #rewrite(content: () => Iterable<string>): Promise<number> {
+    const lines = content();
+    const sizeBytes = await writeFileDurably(
+      this.#path,
+      (function* () {
+        for (const line of lines) yield `${line}\n`;
+      })(),
+    );
+    await this.#handle.close();
+    this.#handle = await open(this.#path, "a");
+    this.#sizeBytes = sizeBytes;
+    return sizeBytes;
+  }
+}
+
+async function readLines(path: string): Promise<{ lines: string[]; validBytes: number; sizeBytes: number }> {
+  const lines: string[] = [];
+  let validBytes = 0;
+  let sizeBytes = 0;
+  let rest = Buffer.alloc(0);
+  try {
+    for await (const chunk of createReadStream(path)) {
+      const buffer = Buffer.concat([rest, chunk as Buffer]);
+      sizeBytes += (chunk as Buffer).byteLength;
+      let start = 0;
+      for (let end = buffer.indexOf(10, start); end !== -1; end = buffer.indexOf(10, start)) {
+        lines.push(buffer.subarray(start, end).toString("utf8"));
+        validBytes += end - start + 1;
+        start = end + 1;
+      }
+      rest = buffer.subarray(start);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { lines: [], validBytes: 0, sizeBytes: 0 };
+    throw new AppError("unavailable", `journal unreadable [path=${path}]`, { cause: error });
+  }
+  return { lines, validBytes, sizeBytes };
+}

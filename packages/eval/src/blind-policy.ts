@@ -1,0 +1,37 @@
+import { decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+import type { Policy } from "./policy.js";
+
+const MARKER = "\n…\n";
+// The marker's tokens come out of the blind cut's own size.
+const MARKER_TOKENS = encode(MARKER).length;
+
+/**
+ * The first `tokens / 2` and the last `tokens / 2` o200k tokens of `text`
+ * (less the marker's), joined by a "…" line: a cut with no parsing at all.
+ * Text of at most `tokens` tokens comes back as it is.
+ */
+export function blindCut(text: string, tokens: number): string {
+  const encoded = encode(text, { disallowedSpecial: new Set() });
+  if (encoded.length <= tokens) return text;
+  const room = Math.max(0, tokens - MARKER_TOKENS);
+  const head = Math.ceil(room / 2);
+  const tail = room - head;
+  return `${decode(encoded.slice(0, head))}${MARKER}${decode(encoded.slice(encoded.length - tail))}`;
+}
+
+/**
+ * `blind` beside a reference policy (a Loupe view): per output, the first and
+ * last halves of as many tokens as the reference's first view of that output
+ * used — the same size, no parsing. An output the reference kept whole stays
+ * whole. Nothing is saved. Named `blind:<reference name>`.
+ */
+export function createBlindPolicy(reference: Policy, count: (text: string) => number): Policy {
+  return {
+    name: `blind:${reference.name}`,
+    view: async (row, session, context) => {
+      const view = await reference.view(row, session, context);
+      if (view.firstView === row.output) return { firstView: row.output, saved: false };
+      return { firstView: blindCut(row.output, count(view.firstView)), saved: false };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createTokenCounter } from "@loupe/projection";
+import { blindCut, createBlindPolicy } from "./blind-policy.js";
+import { createCorePolicy } from "./core-policy.js";
+import type { CorpusRow, Trajectory } from "./corpus-row.js";
+import { evidenceOf } from "./extract-evidence.js";
+import { intentOf } from "./intent-of.js";
+import { CLINE_LIMIT_CHARS, clinePolicy, deepAgentsPolicy } from "./peer-policies.js";
+import { prepareTrajectory, scoreTrajectory } from "./score-trajectory.js";
+
+const counter = createTokenCounter();
+
+function row(step: number, output: string, nextAction: string, fields: Partial<CorpusRow> = {}): CorpusRow {
+  return {
+    agentSystem: "fixture",
+    trajectoryId: "t1",
+    step,
+    task: "Fix parse_header",
+    tool: "bash",
+    args: { command: "cat src/app.py" },
+    output,
+    outputAsSeen: output,
+    exitCode: 0,
+    isError: false,
+    nextAction,
+    previousAction: "",
+    toolDetail: "cat",
+    ...fields,
+  };
+}
+
+// A file of 2,000 lines whose line 1,200 holds what the next action uses.
+const file = Array.from({ length: 2000 }, (_, index) =>
+  index === 1200 ? "    table[key] = resolve_lookup(key, fallback_value)" : `    step_${String(index)} = run(${String(index)})`,
+).join("\n");
+
+describe("intentOf()", () => {
+  it("is the task and the previous step's next action, never this step's", () => {
+    const trajectory: Trajectory = { agentSystem: "fixture", id: "t1", rows: [row(1, "a", "first thought"), row(2, "b", "second thought")] };
+    assert.equal(intentOf(trajectory, 0), "Fix parse_header");
+    assert.equal(intentOf(trajectory, 1), "Fix parse_header\n\nfirst thought");
+    const replayed: Trajectory = { agentSystem: "fixture", id: "t1#replay:4", rows: [row(1, "a", "next", { previousAction: "Let me read app.py" })] };
+    assert.equal(intentOf(replayed, 0), "Fix parse_header\n\nLet me read app.py");
+  });
+});
+
+describe("evidenceOf() with an intent", () => {
+  it("does not count items the intent already holds", () => {
+    const call = { nextAction: "edit resolve_lookup and fallback_value", output: file, outputAsSeen: file, task: "", argsText: "" };
+    assert.deepEqual(
+      evidenceOf(call).map((item) => item.text),
+      ["resolve_lookup", "fallback_value"],
+    );
+    assert.deepEqual(
+      evidenceOf({ ...call, intent: "look at resolve_lookup" }).map((item) => item.text),
+      ["fallback_value"],
+    );
+  });
+});
+
+describe("blind, cline and deep-agents", () => {
+  it("blindCut() keeps the first and last halves of the tokens, no more in all", () => {
+    const cut = blindCut(file, 300);
+    assert.ok(counter.count(cut) <= 300 + 2);
+    assert.ok(cut.startsWith("    step_0 = run(0)") && cut.endsWith("step_1999 = run(1999)"));
+    assert.equal(blindCut("short", 300), "short");
+  });
+
+  it("a blind policy cuts to the tokens its reference's view used, and keeps whole what the reference kept whole", async () => {
+    const reference = createCorePolicy({ budgetTokens: 1000 });
+    const blind = createBlindPolicy(reference, (text) => counter.count(text));
+    assert.equal(blind.name, "blind:core:budget=1000");
+    const view = await reference.view(row(1, file, ""), "s");
+    const cut = await blind.view(row(1, file, ""), "s");
+    assert.ok(Math.abs(counter.count(cut.firstView) - counter.count(view.firstView)) <= 2);
+    assert.equal(cut.saved, false);
+    assert.equal((await blind.view(row(1, "tiny", ""), "s")).firstView, "tiny");
+  });
+
+  it("cline cuts every result over 8,000 characters to 4,000 from each end; deep-agents saves results over 80,000 with a 5 + 5-line preview", async () => {
+    const cline = await clinePolicy.view(row(1, file, ""), "s");
+    assert.ok(cline.firstView.startsWith(file.slice(0, CLINE_LIMIT_CHARS / 2)) && cline.firstView.endsWith(file.slice(-CLINE_LIMIT_CHARS / 2)));
+    assert.equal((await deepAgentsPolicy.view(row(1, file, ""), "s")).firstView, file);
+    const large = file.repeat(3);
+    const saved = await deepAgentsPolicy.view(row(1, large, ""), "s");
+    assert.equal(saved.saved, true);
+    assert.equal(saved.firstView.split("\n").length, 1 + 5 + 1 + 5);
+    assert.equal((await saved.recover?.("resolve_lookup"))?.found, true);
+  });
+});
+
+describe("core policy with intent, outputs over 8,000 characters", () => {
+  it("keeps what the intent points at and counts the long output per kind", async () => {
+    const trajectory: Trajectory = {
+      agentSystem: "fixture",
+      id: "t1",
+      rows: [row(1, "ok", "Let me read the resolve_lookup call in src/app.py"), row(2, file, "change fallback_value")],
+    };
+    const prepared = prepareTrajectory(trajectory, counter);
+    const plain = await scoreTrajectory(prepared, createCorePolicy(), counter);
+    const guided = await scoreTrajectory(prepared, createCorePolicy({ intent: true }), counter);
+    assert.deepEqual({ ...plain.long, viewTokens: 0 }, { outputs: 1, viewTokens: 0, evidence: 1, inView: 0, reachable: 1 });
+    assert.deepEqual({ ...guided.long, viewTokens: 0 }, { outputs: 1, viewTokens: 0, evidence: 1, inView: 1, reachable: 1 });
+    assert.deepEqual(Object.keys(guided.longByKind), ["file_read"]);
+    assert.ok(guided.long.viewTokens <= 1600);
+  });
+});

@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { AppError } from "@loupe/errors";
+import { createTokenCounter, MAX_VIEW_BYTES, type TokenCounter } from "@loupe/projection";
+import { ProjectRequestSchema, ResultRecordSchema, ToolKind } from "@loupe/proto";
+import { createSourceRules } from "@loupe/rules";
+import { createLogger } from "@loupe/runtime";
+import { createMemoryStateStore } from "@loupe/state-store";
+import type { ArchiveClient } from "@loupe/archive-client";
+import { createPathRevisions } from "../path-revisions.js";
+import { project, type ProjectDeps } from "./project.js";
+
+const exact = createTokenCounter("o200k_base");
+
+/** The exact counter, remembering every text it was asked about. */
+function spyCounter(): { counter: TokenCounter; counted: string[]; checked: string[] } {
+  const counted: string[] = [];
+  const checked: string[] = [];
+  const counter: TokenCounter = {
+    encoding: exact.encoding,
+    count: (text) => {
+      counted.push(text);
+      return exact.count(text);
+    },
+    within: (text, limit) => {
+      checked.push(text);
+      return exact.within(text, limit);
+    },
+  };
+  return { counter, counted, checked };
+}
+
+function depsWith(counter: TokenCounter, put: ArchiveClient["put"] = () => Promise.resolve(create(ResultRecordSchema))): ProjectDeps {
+  const state = createMemoryStateStore();
+  const unused = (): never => {
+    throw new Error("unused");
+  };
+  return {
+    archive: { put, read: unused, search: unused, delete: unused, appendTurns: unused, readTurns: unused, searchTurns: unused, close: () => undefined },
+    counterFor: () => counter,
+    maxResultBytes: 64 * 1024 * 1024,
+    maxViewBytes: MAX_VIEW_BYTES,
+    defaultBudgetTokens: 2000,
+    archiveTimeoutMs: 1000,
+    resultIdSecret: "secret",
+    redactionRules: undefined,
+    viewSpecs: [],
+    sourceRules: createSourceRules(state),
+    state,
+    pathRevisions: createPathRevisions(state, 60_000),
+    logger: createLogger({ service: "test", level: "error" }),
+    onArchiveFailure: () => undefined,
+  };
+}
+
+// gpt-4o counts in o200k_base exactly, so the original's count is not flagged as an estimate.
+function request(text: string, toolName = "bash", argsJson = "") {
+  return create(ProjectRequestSchema, {
+    sessionId: "s",
+    model: "gpt-4o",
+    result: { toolName, kind: ToolKind.UNSPECIFIED, argsJson, parts: [{ content: { case: "text", value: text } }] },
+  });
+}
+
+/** The text parts of an answer, joined. */
+function textOf(parts: readonly unknown[] | undefined): string {
+  return (parts ?? [])
+    .map((part) => (part as { content?: { case?: string; value?: unknown } }).content)
+    .map((content) => (content?.case === "text" ? String(content.value) : ""))
+    .join("");
+}
+
+const buildLog = (lines: number): string =>
+  Array.from({ length: lines }, (_, index) =>
+    index % 50 === 7
+      ? `src/f${String(index)}.ts:3:1 - error TS2322: bad type\n`
+      : `[${String(index)}] compiling module src/feature${String(index % 97)}/index.ts ... ok\n`,
+  ).join("");
+
+describe("project() usage", () => {
+  const cases = [
+    { name: "a result that fits", text: "total 2\n-rw-r--r-- 1 root root 0 a\n", wholeChecks: 0 },
+    { name: "a projected build log", text: buildLog(400), wholeChecks: 0 },
+    // The projector of one long line measures it against its own limits; the fit check still counts nothing.
+    { name: "a projected one-line text", text: "word ".repeat(6000), wholeChecks: undefined },
+  ];
+  for (const { name, text, wholeChecks } of cases) {
+    it(`reports exact counts of the original and the view for ${name}, counting the original once`, async () => {
+      const { counter, counted, checked } = spyCounter();
+      const answer = await project(request(text), "local", depsWith(counter));
+      const view = textOf(answer.parts);
+      assert.equal(answer.usage?.originalTokens, exact.count(text));
+      assert.equal(answer.usage?.projectedTokens, exact.count(view));
+      assert.equal(answer.usage?.savedTokens, Math.max(0, exact.count(text) - exact.count(view)));
+      assert.equal(answer.usage?.originalTokensEstimated, false);
+      assert.equal(counted.filter((counted) => counted === text).length, 1, "the original is counted whole once");
+      if (wholeChecks !== undefined) assert.equal(checked.filter((checked) => checked === text).length, wholeChecks, "the fit check reuses that count");
+    });
+  }
+
+  it("reports exact counts when a changed file's notice makes it project again", async () => {
+    const deps = depsWith(exact);
+    const args = JSON.stringify({ file_path: "/src/big.ts" });
+    const first = Array.from({ length: 900 }, (_, index) => `const value${String(index)} = ${String(index)};\n`).join("");
+    const second = first.replace("value7 = 7", "value7 = 8");
+    await project(request(first, "Read", args), "local", deps);
+    const answer = await project(request(second, "Read", args), "local", deps);
+    const view = textOf(answer.parts);
+    assert.match(view, /changed since your last read/);
+    const notice = textOf(answer.parts?.slice(0, 1));
+    assert.equal(answer.usage?.originalTokens, exact.count(second));
+    assert.equal(answer.usage?.projectedTokens, exact.count(view.slice(notice.length)));
+  });
+
+  it("reports exact counts of the input when saving fails", async () => {
+    const text = buildLog(400);
+    const answer = await project(
+      request(text),
+      "local",
+      depsWith(exact, () => Promise.reject(new AppError("unavailable", "archive down"))),
+    );
+    assert.equal(answer.archived, false);
+    assert.equal(textOf(answer.parts), text);
+    assert.equal(answer.usage?.originalTokens, exact.count(text));
+    assert.equal(answer.usage?.projectedTokens, exact.count(text));
+  });
+
+  it("estimates originals above 64 KB and still counts the view exactly", async () => {
+    const text = buildLog(2000);
+    assert.ok(Buffer.byteLength(text) > 64 * 1024);
+    const { counter, counted } = spyCounter();
+    const answer = await project(request(text), "local", depsWith(counter));
+    assert.equal(answer.usage?.originalTokensEstimated, true);
+    assert.equal(answer.usage?.originalTokens, Math.ceil(Buffer.byteLength(text) / 4));
+    assert.equal(answer.usage?.projectedTokens, exact.count(textOf(answer.parts)));
+    assert.ok(!counted.includes(text), "the original is not counted");
+  });
+});

@@ -1,0 +1,36 @@
+import { open } from "node:fs/promises";
+import { intentFromClaudeTranscript } from "@loupe/client";
+import type { HookRuntime } from "./hook-runtime.js";
+
+/** How much of a transcript's start (the task) and end (the message that asked for the call) is read. */
+const HEAD_BYTES = 256 * 1024;
+const TAIL_BYTES = 512 * 1024;
+
+/**
+ * The intent of a tool call from the runtime's transcript (Claude Code's `transcript_path`): the task
+ * and the assistant text that asked for the call, read from the transcript's start and end only.
+ * "" when the runtime keeps another format, the file cannot be read, or nothing is found: a view
+ * without an intent is the view Loupe always gave.
+ */
+export async function intentFromTranscript(runtime: HookRuntime, path: string, toolUseId: string): Promise<string> {
+  if (runtime !== "claude-code" || path === "") return "";
+  try {
+    const file = await open(path, "r");
+    try {
+      const { size } = await file.stat();
+      const read = async (position: number, length: number): Promise<string> => {
+        const buffer = Buffer.alloc(Math.max(0, length));
+        const { bytesRead } = await file.read(buffer, 0, buffer.byteLength, position);
+        return buffer.subarray(0, bytesRead).toString("utf8");
+      };
+      const head = await read(0, Math.min(size, HEAD_BYTES));
+      const tail = size <= HEAD_BYTES ? head : await read(Math.max(0, size - TAIL_BYTES), Math.min(size, TAIL_BYTES));
+      return intentFromClaudeTranscript(head, tail, toolUseId);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    // No transcript to read (moved, not yet written, another format): no intent.
+    return "";
+  }
+}

@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { after, before, describe, it } from "node:test";
+import { repoRoot } from "@loupe/testing";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { runHook, runLoupeCommand } from "../support/run-loupe-command.js";
+
+const run = promisify(execFile);
+// A failing test run: 2,000 passing lines, then the failures and the summary (real programs: bash, seq).
+const FAILING_RUN = `for i in $(seq 1 2000); do echo "test_case_$i ... ok"; done; echo "FAIL: test_parser_handles_unicode" >&2; echo "AssertionError: 3 != 4" >&2; echo "Ran 2001 tests: FAILED (failures=1)"; exit 1`;
+
+function continuationOf(view: string): Record<string, unknown> {
+  const match = /recover with (\{[^}]*\})/.exec(view);
+  assert.ok(match, view.slice(0, 400));
+  return JSON.parse(match[1] ?? "{}") as Record<string, unknown>;
+}
+
+describe("loupe exec and the pre-tool-use hook", () => {
+  let loupe: EmbeddedLoupe;
+  let env: Record<string, string>;
+  let work: string;
+
+  before(async () => {
+    loupe = await startEmbeddedLoupe();
+    env = { LOUPE_ADDR: `127.0.0.1:${String(loupe.grpcPort)}` };
+    work = await mkdtemp(join(tmpdir(), "loupe-exec-"));
+  });
+  after(async () => {
+    await loupe.stop();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("runs a failing command, prints Loupe's view with the failure and the summary, and exits with its status", async () => {
+    const exec = await runLoupeCommand(["exec", "--session", "exec-e2e", "--", FAILING_RUN], "", env);
+    assert.equal(exec.code, 1, exec.stderr);
+    assert.match(exec.stdout, /^\[loupe\] \$ for i in .* · exit 1 \(failed\)/);
+    assert.match(exec.stdout, /FAIL: test_parser_handles_unicode\nAssertionError: 3 != 4\n/);
+    assert.match(exec.stdout, /Ran 2001 tests: FAILED \(failures=1\)/);
+    const continuation = continuationOf(exec.stdout);
+    const recovered = await runLoupeCommand(["recover", JSON.stringify(continuation), "--all"], "", env);
+    const expected = Array.from(
+      { length: Number(continuation["end_line"]) - Number(continuation["start_line"]) + 1 },
+      (_, index) => `test_case_${String(Number(continuation["start_line"]) + index)} ... ok\n`,
+    ).join("");
+    assert.equal(recovered.stdout, expected);
+  });
+
+  it("prints the output as it is, and still exits with its status, when Loupe cannot be reached", async () => {
+    const exec = await runLoupeCommand(["exec", "--", "seq 1 3; exit 7"], "", { LOUPE_ADDR: "127.0.0.1:1" });
+    assert.equal(exec.code, 7);
+    assert.equal(exec.stdout, "1\n2\n3\n");
+    assert.match(exec.stderr, /^loupe exec: projection failed .*the output follows as it is/);
+  });
+
+  it("pre-tool-use rewrites a Bash command so it runs in the agent's own shell, is projected, and keeps its status", async () => {
+    const failing = FAILING_RUN.replace("; exit 1", "; false");
+    const hook = await runHook(
+      "pre-tool-use",
+      {
+        session_id: "exec-e2e",
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: `cd ${work} && ${failing}`, description: "run the tests" },
+      },
+      env,
+    );
+    assert.equal(hook.code, 0, hook.stderr);
+    const output = JSON.parse(hook.stdout) as {
+      hookSpecificOutput: { hookEventName: string; updatedInput: { command: string; description: string }; permissionDecision?: string };
+    };
+    assert.equal(output.hookSpecificOutput.hookEventName, "PreToolUse");
+    assert.equal(output.hookSpecificOutput.permissionDecision, undefined, "the agent's own permission rules still decide");
+    assert.equal(output.hookSpecificOutput.updatedInput.description, "run the tests");
+    // As the runtime would: the new command in a shell, then something that depends on the shell's state.
+    // (From the checkout: the loupe under test runs from source with `--import tsx`, which resolves from there.)
+    const shell = await run("bash", ["-c", `${output.hookSpecificOutput.updatedInput.command}\necho "status=$? cwd=$(pwd)"`], {
+      env: { ...process.env, ...env },
+      cwd: repoRoot(),
+    }).catch((error: { stdout: string }) => error);
+    const printed = shell.stdout;
+    assert.match(printed, /^\[loupe\] \$ cd .* · exit 1 \(failed\)/);
+    assert.match(printed, /FAIL: test_parser_handles_unicode/);
+    assert.ok(printed.trimEnd().endsWith(`status=1 cwd=${work}`), printed.slice(-200));
+  });
+
+  it("pre-tool-use runs a command that could end the shell (exit) in a subshell, so its output is still reported", async () => {
+    const hook = await runHook(
+      "pre-tool-use",
+      { session_id: "exec-e2e", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: FAILING_RUN } },
+      env,
+    );
+    const command = (JSON.parse(hook.stdout) as { hookSpecificOutput: { updatedInput: { command: string } } }).hookSpecificOutput.updatedInput.command;
+    const shell = await run("bash", ["-c", `${command}\necho "status=$?"`], { env: { ...process.env, ...env }, cwd: repoRoot() });
+    assert.match(shell.stdout, /Ran 2001 tests: FAILED \(failures=1\)/);
+    assert.ok(shell.stdout.trimEnd().endsWith("status=1"));
+  });
+
+  it("pre-tool-use leaves background commands, other tools and wrapped commands alone", async () => {
+    for (const [tool, input] of [
+      ["Bash", { command: "npm run dev", run_in_background: true }],
+      ["Read", { file_path: "/etc/hosts" }],
+      ["Bash", { command: '__loupe_out="$(mktemp)"; echo' }],
+    ] as const) {
+      const hook = await runHook("pre-tool-use", { session_id: "s", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input }, env);
+      assert.equal(hook.code, 0);
+      assert.equal(hook.stdout, "", JSON.stringify(input));
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { numberedLines } from "../support/fixtures.js";
+import { runHook } from "../support/run-loupe-command.js";
+
+interface HookOutput {
+  hookSpecificOutput: { hookEventName: string; updatedToolOutput: Record<string, unknown> | unknown[]; updatedMCPToolOutput?: unknown };
+}
+
+const payload = (event: string, toolName: string, toolInput: unknown, extra: Record<string, unknown>) => ({
+  session_id: "shapes",
+  hook_event_name: event,
+  tool_name: toolName,
+  tool_input: toolInput,
+  tool_use_id: "toolu_1",
+  ...extra,
+});
+
+describe("loupe hook post-tool-use on what the runtimes really hand it", () => {
+  let loupe: EmbeddedLoupe;
+  let env: Record<string, string>;
+  let scratch: string;
+
+  before(async () => {
+    loupe = await startEmbeddedLoupe();
+    env = { LOUPE_ADDR: `127.0.0.1:${String(loupe.grpcPort)}` };
+    scratch = await mkdtemp(join(tmpdir(), "loupe-hook-shapes-"));
+  });
+  after(async () => {
+    await loupe.stop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("projects the whole saved output when the runtime cut stdout (persistedOutputPath), and never hands the persisted fields back", async () => {
+    const whole = numberedLines(5000);
+    const path = join(scratch, "bash-output.txt");
+    await writeFile(path, whole);
+    const response = {
+      stdout: whole.slice(0, 29_999),
+      stderr: "",
+      interrupted: false,
+      isImage: false,
+      noOutputExpected: false,
+      persistedOutputPath: path,
+      persistedOutputSize: whole.length,
+    };
+    const run = await runHook("post-tool-use", payload("PostToolUse", "Bash", { command: "./gen.sh" }, { tool_response: response }), env);
+    assert.equal(run.code, 0, run.stderr);
+    const updated = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput as Record<string, unknown>;
+    assert.deepEqual(Object.keys(updated).sort(), ["interrupted", "isImage", "noOutputExpected", "stderr", "stdout"]);
+    const view = updated["stdout"] as string;
+    assert.match(view, /\[loupe\] lines [\d,]+–[\d,]+ of 5,000 omitted/, "the notice counts the whole output, not the runtime's cut");
+    assert.ok(view.trimEnd().endsWith(whole.trimEnd().split("\n").at(-1) ?? "?"), "the tail is the output's true last line");
+  });
+
+  it("reads the intent from Claude Code's transcript: the line the agent is after reaches the view", async () => {
+    const log = numberedLines(6000).replace(
+      "row 03141: the quick brown fox jumps over the lazy dog",
+      "row 03141: ERROR resolve_lookup_table failed for key 'zebra_quota'",
+    );
+    const transcript = join(scratch, "transcript.jsonl");
+    const lines = [
+      { type: "user", message: { role: "user", content: "Find why resolve_lookup_table fails for zebra_quota" } },
+      {
+        type: "assistant",
+        message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "Let me look for the resolve_lookup_table error in the service log." }] },
+      },
+      {
+        type: "assistant",
+        message: { id: "msg_1", role: "assistant", content: [{ type: "tool_use", id: "toolu_intent", name: "Bash", input: { command: "cat service.log" } }] },
+      },
+    ];
+    await writeFile(transcript, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const response = { stdout: log, stderr: "", interrupted: false, isImage: false };
+    const base = { tool_response: response, tool_use_id: "toolu_intent" };
+    const withIntent = await runHook(
+      "post-tool-use",
+      payload("PostToolUse", "Bash", { command: "cat service.log" }, { ...base, transcript_path: transcript }),
+      env,
+    );
+    const stdout = (run: { stdout: string }) =>
+      ((JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput as Record<string, string>)["stdout"] ?? "";
+    assert.match(stdout(withIntent), /row 03141: ERROR resolve_lookup_table failed/);
+    const without = await runHook(
+      "post-tool-use",
+      payload("PostToolUse", "Bash", { command: "cat service.log" }, { ...base, transcript_path: join(scratch, "missing.jsonl") }),
+      env,
+    );
+    assert.doesNotMatch(stdout(without), /row 03141/, "without a transcript the middle line is not in the view");
+  });
+
+  it("says why it leaves a PostToolUseFailure alone (it cannot replace output)", async () => {
+    const run = await runHook(
+      "post-tool-use",
+      payload("PostToolUseFailure", "Bash", { command: "make test" }, { error: "Exit code 1\n" + numberedLines(100) }),
+      env,
+    );
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(
+      run.stderr,
+      /^loupe hook: PostToolUseFailure cannot replace a tool's output \[tool=Bash\]; the pre-tool-use hook runs shell commands through loupe exec/,
+    );
+  });
+
+  it("sends an MCP tool's JSON as JSON, so its view is valid JSON with pointer continuations", async () => {
+    const items = Array.from({ length: 400 }, (_, index) => ({
+      id: `issue-${String(index)}`,
+      title: `Crash in parser when reading file ${String(index)}`,
+      labels: ["bug", "parser"],
+      body: "x".repeat(200),
+    }));
+    const blocks = [{ type: "text", text: JSON.stringify({ total: items.length, items }) }];
+    const run = await runHook("post-tool-use", payload("PostToolUse", "mcp__tracker__search", { q: "crash" }, { tool_response: blocks }), env);
+    assert.equal(run.code, 0, run.stderr);
+    const updated = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput as Array<{ type: string; text: string }>;
+    const view = JSON.parse(updated[0]?.text ?? "") as Record<string, unknown>;
+    assert.equal(view["total"], 400);
+    assert.match(updated[0]?.text ?? "", /"json_pointer":"\/items"/);
+  });
+});

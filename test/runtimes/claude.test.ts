@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { callTool, scriptSteps } from "@loupe/testing";
+import { continuationsIn } from "./support/continuations.js";
+import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, loupeStdioMcp, putSourceLimit, trackerMcp } from "./support/loupe-wiring.js";
+import { describeRun, runtimeAvailable } from "./support/probe-run.js";
+import { runClaudeCode } from "./support/run-runtime.js";
+import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine, seqCommand } from "./support/suite-fixtures.js";
+import { checkSameBytes, recoverStep, results, startSuite, withoutReminders, type Suite } from "./support/suite-run.js";
+import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
+import { checkTrackerView } from "./support/tracker-checks.js";
+
+const steps = (work: string): ReturnType<typeof callTool>[] => [
+  callTool("Bash", { command: LONG_OUTPUT_COMMAND, description: "Print a long log" }),
+  callTool("Bash", { command: SUITE_FAILING_COMMAND, description: "Run the tests" }),
+  callTool("Read", { file_path: `${work}/big.txt` }),
+  callTool("Grep", { pattern: GREP_PATTERN, path: work, output_mode: "content", "-n": true }),
+  callTool("mcp__tracker__search", { query: "crash" }),
+];
+
+describe("Claude Code 2.1.328 with Loupe", () => {
+  let suite: Suite;
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    await suite.close();
+  });
+
+  it("hooks: PreToolUse runs Bash through loupe exec, PostToolUse projects Read, Grep and MCP; the model recovers through loupe mcp", async (t) => {
+    if (!(await runtimeAvailable(t, "claude"))) return;
+    const hook = (command: string): unknown => [{ type: "command", command, timeout: 30 }];
+    const run = await runClaudeCode(suite.vendor, {
+      prompt: "Run the checks.",
+      workFiles: SUITE_WORK_FILES,
+      env: loupeEnv(suite.loupe),
+      mcpServers: { loupe: loupeStdioMcp(suite.loupe), tracker: trackerMcp() },
+      // No permissionDecision in the PreToolUse answer: --allowedTools Bash decides, and the rewritten command runs.
+      settings: {
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: hook(loupeCommandLine("hook", "pre-tool-use")) }],
+          PostToolUse: [{ matcher: "Read|Grep|mcp__.*", hooks: hook(loupeCommandLine("hook", "post-tool-use")) }],
+        },
+      },
+      onStart: ({ work }) =>
+        suite.vendor.setScript(
+          scriptSteps([...steps(work), recoverStep("mcp__loupe__read_result", { tool: "Bash" }), recoverStep("mcp__loupe__read_result", { tool: "Read" })]),
+        ),
+    });
+    t.diagnostic(describeRun(run));
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.deepEqual(run.outbound, []);
+
+    const [long, failing] = results(run, "Bash");
+    const longView = withoutReminders(long!.text);
+    assert.match(longView, /^\[loupe\] \$ awk .* · exit 0\n00001 INFO /, "the rewritten command ran and printed Loupe's view");
+    assert.doesNotMatch(longView, /persisted-output/);
+    const [omitted] = omissionNotices(longView);
+    assert.equal(omitted?.total, 5000);
+    const shown = checkLogLines(longView);
+    assert.deepEqual([shown[0], shown.at(-1), shown.length + omitted.last - omitted.first + 1], [1, 5000, 5000]);
+    assert.equal(failing!.isError, true);
+    assert.match(failing!.text, /^Exit code 1\n\[loupe\] \$ python3 -m unittest -v test_numbers\.py · exit 1 \(failed\)/);
+    checkFailingEvidence(failing!.text);
+
+    // Read: every line Claude Code numbers is the file's line of that number; Loupe's notice is beside them, not among them.
+    const read = results(run, "Read")[0]!.text;
+    const numbered = withoutReminders(read).split("\n");
+    for (const line of numbered) {
+      const [, n = "", text] = /^(\d+)\t(.*)$/.exec(line) ?? [];
+      assert.equal(text, fileLine(Number(n)), `Read line ${JSON.stringify(line.slice(0, 60))}`);
+    }
+    assert.match(
+      read,
+      new RegExp(
+        `\\n<system-reminder>\\nPostToolUse:Read hook additional context: \\[loupe\\] lines ${String(numbered.length + 1)}–1,434 of this read are not shown; read them with read_result \\{`,
+      ),
+    );
+
+    const grep = withoutReminders(results(run, "Grep")[0]!.text);
+    assert.match(grep, /^\[loupe\] 250 matches in big\.txt\n/, "Claude Code's Grep stops at 250 lines itself");
+    const hits = grep.split("\n").filter((line) => line.startsWith("big.txt:"));
+    for (const line of hits) assert.equal(line, `big.txt:${line.split(":")[1] ?? ""}:${fileLine(Number(line.split(":")[1]))}`);
+    assert.ok(hits.length > 20 && omissionNotices(grep).length === 1);
+    checkTrackerView(withoutReminders(results(run, "mcp__tracker__search")[0]!.text));
+
+    const [fromBash, fromRead] = results(run, "mcp__loupe__read_result");
+    checkRecovered(fromBash!.text, omitted.continuation, longOutputLine);
+    const [readContinuation] = continuationsIn(read);
+    checkRecovered(fromRead!.text, readContinuation!, fileLine);
+  });
+
+  it("vendor proxy: ANTHROPIC_BASE_URL at Loupe, the README's rule cuts Bash results to whole lines, the same bytes on every request", async (t) => {
+    if (!(await runtimeAvailable(t, "claude"))) return;
+    await putSourceLimit(suite.loupe, "claude-code-app", README_RULE);
+    const run = await runClaudeCode(suite.vendor, {
+      prompt: "Run the checks.",
+      workFiles: SUITE_WORK_FILES,
+      baseUrl: loupeHttp(suite.loupe),
+      headers: { "x-loupe-source": "claude-code-app" },
+      mcpServers: { tracker: trackerMcp() },
+      onStart: ({ work }) => suite.vendor.setScript(scriptSteps([...steps(work), callTool("Bash", { command: seqCommand(3000), description: "Count" })])),
+    });
+    t.diagnostic(describeRun(run));
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.ok(
+      run.requests.every((entry) => entry.headers["x-loupe-source"] === undefined && entry.headers["x-api-key"] === "sk-ant-loupe-test"),
+      "Loupe's header stays with Loupe; the key goes on",
+    );
+
+    const [long, failing, counted] = results(run, "Bash");
+    // Over ~25 KB Claude Code saves the output and sends a 2 KB preview: under the rule's limit, it goes as Claude Code wrote it.
+    assert.match(
+      long!.text,
+      /^<persisted-output>\nOutput too large \(595\.7KB\)\. Full output saved to: \S+\/tool-results\/\w+\.txt\n\nPreview \(first 2KB\):\n00001 INFO /,
+    );
+    assert.doesNotMatch(long!.text, /\[loupe/);
+    // A failed command's output Claude Code cuts itself (its head and tail around "... [N characters truncated] ..."): the cut counts that too.
+    const failingCut = cutNoticeOf(failing!.text);
+    const removed = /\n\.\.\. \[([\d,]+) characters truncated\] \.\.\.\n\[loupe: /.exec(failing!.text);
+    assert.ok(removed, "Claude Code's marker line is kept, before the notice");
+    assert.equal(clauseParts(failingCut.clause).runtime, `; the runtime had already removed ${Number(removed[1]).toLocaleString("en-US")} characters`);
+    assert.match(failing!.text, /^Exit code 1\ntest_double_001 [\s\S]*test_double_007 \(test_numbers\.NumbersTest\.test_double_007\) \.\.\. FAIL\n/);
+    // Claude Code kept only the first ~30,000 characters of the 40 KB before its own cut: the failures and summary never reach the proxy.
+    assert.doesNotMatch(failing!.text, /FAILED \(failures=3\)/);
+    // 3,000 short lines stay under Claude Code's own limit and are cut by Loupe: whole lines around one notice.
+    const cut = cutNoticeOf(counted!.text);
+    // Lines of the result as Claude Code sent it: the 3,000 and its own reminder after them.
+    assert.equal(cut.total, 3000 + counted!.text.slice(withoutReminders(counted!.text).length).split("\n").length - 1);
+    const kept = withoutReminders(counted!.text)
+      .split("\n")
+      .filter((line) => !line.startsWith("[loupe:"));
+    const expected = [
+      ...Array.from({ length: cut.first - 1 }, (_, index) => String(index + 1)),
+      ...Array.from({ length: 3000 - cut.last }, (_, index) => String(cut.last + index + 1)),
+    ];
+    assert.deepEqual(kept, expected);
+    assert.ok(withoutReminders(counted!.text).length <= README_RULE.keep_limit_chars);
+
+    for (const tool of ["Read", "Grep", "mcp__tracker__search"]) assert.doesNotMatch(results(run, tool)[0]!.text, /\[loupe/, `${tool} is not in keep_tools`);
+    checkSameBytes(run, [failing!.callId, results(run, "Read")[0]!.callId]);
+    const rule = await getSourceLimit(suite.loupe, "claude-code-app");
+    assert.equal(rule["keep_tools_matched"], true);
+  });
+});
