@@ -11,6 +11,8 @@ export interface ReceivedSpan {
   parentSpanId: string;
   name: string;
   kind: number;
+  /** End less start, in ms (0 when the exporter sent no times). */
+  durationMs: number;
   attributes: Record<string, string | number | boolean>;
 }
 
@@ -27,7 +29,18 @@ interface KeyValue {
 interface ExportRequest {
   resourceSpans?: {
     resource?: { attributes?: KeyValue[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[] }[] }[];
+    scopeSpans?: {
+      spans?: {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        startTimeUnixNano?: string | number;
+        endTimeUnixNano?: string | number;
+        attributes?: KeyValue[];
+      }[];
+    }[];
   }[];
 }
 
@@ -63,6 +76,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 parentSpanId: span.parentSpanId ?? "",
                 name: span.name,
                 kind: span.kind,
+                durationMs: Number(BigInt(span.endTimeUnixNano ?? 0) - BigInt(span.startTimeUnixNano ?? 0)) / 1e6,
                 attributes: attributesOf(span.attributes),
               });
         }

@@ -1,5 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { createGrpcClient } from "@loupe/grpc";
+import { createGrpcClient, createInProcessClient, type ServiceClient, type ServiceHandlers } from "@loupe/grpc";
 import {
   ArchiveService,
   type ArchiveServiceAppendTurnsRequestSchema,
@@ -62,9 +62,20 @@ async function* putRequests(header: MessageInitShape<typeof PutHeaderSchema>, by
   }
 }
 
-/** Connects to the archive at `address` (host:port, or unix:PATH in embedded mode); messages up to `maxResultBytes`. */
+/** Connects to the archive at `address` (host:port, or unix:PATH); messages up to `maxResultBytes`. */
 export function createArchiveClient(address: string, maxResultBytes: number, internalToken?: string): ArchiveClient {
-  const client = createGrpcClient(ArchiveService, address, { maxResultBytes });
+  return archiveClientOver(createGrpcClient(ArchiveService, address, { maxResultBytes }), internalToken);
+}
+
+/**
+ * The archive served by this very process (embedded mode), called through its handlers: the same
+ * calls, tenants, proof and errors as over gRPC, without a socket, serialization or a copy of the bytes.
+ */
+export function createInProcessArchiveClient(handlers: ServiceHandlers<typeof ArchiveService>, internalToken?: string): ArchiveClient {
+  return archiveClientOver(createInProcessClient(ArchiveService, handlers), internalToken);
+}
+
+function archiveClientOver(client: ServiceClient<typeof ArchiveService> & { close(): void }, internalToken: string | undefined): ArchiveClient {
   const proof = internalToken === undefined || internalToken === "" ? {} : { [INTERNAL_TOKEN_METADATA_KEY]: internalToken };
   return {
     async put(tenant, header, bytes, { timeoutMs, signal }) {

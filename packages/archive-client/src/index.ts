@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export { createArchiveClient, INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "./create-archive-client.js";
+export { createArchiveClient, createInProcessArchiveClient, INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "./create-archive-client.js";
 export { readTurnLog } from "./read-turn-log.js";
 export type { ArchiveClient, PutCallOptions } from "./create-archive-client.js";
 export type { TurnLogRange } from "./read-turn-log.js";

@@ -28,6 +28,12 @@ export interface PutOptions extends StoreCallOptions {
    * another length is refused with `invalid_argument` and nothing is stored.
    */
   sizeBytes?: number;
+  /**
+   * Place the object (readable at once) but make it durable only with a later {@link ArchiveStore.sync} of
+   * its key, together with the other objects of that sync: one durable write for several objects. A store
+   * whose every put is durable (S3) ignores it.
+   */
+  deferSync?: boolean;
 }
 
 /** Options of {@link ArchiveStore.get}. */
@@ -81,4 +87,8 @@ export interface ArchiveStore {
   list(prefix: string, options?: StoreCallOptions): AsyncIterable<string>;
   /** Live counters; they only grow. */
   readonly stats: ArchiveStoreStats;
+  /** Makes the objects put with `deferSync` at `keys` durable, together; keys already durable are fine. */
+  sync?(keys: readonly string[], options?: StoreCallOptions): Promise<void>;
+  /** Finishes what the store keeps open (the file store's journal); a store without any leaves it out. */
+  close?(): void | Promise<void>;
 }

@@ -4,7 +4,10 @@ import { join, resolve } from "node:path";
 import { throwIfAborted } from "./abort-error.js";
 import type { ArchiveStore, ArchiveStoreStats, GetOptions, ObjectInfo } from "./archive-store.js";
 import { createDirectorySync } from "./directory-sync.js";
-import { putFile } from "./put-file.js";
+import { bodyChunks } from "./body-chunks.js";
+import { JournaledObjects } from "./journaled-objects.js";
+import { JOURNAL_MAX_BODY_BYTES, ObjectJournal } from "./object-journal.js";
+import { putFile, putFileJournaled } from "./put-file.js";
 import { createWrittenMemo } from "./written-memo.js";
 import { assertValidRange, clipRange } from "./byte-range.js";
 import { appErrorFromFsError, errnoOf } from "./file-errors.js";
@@ -41,9 +44,30 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
     assertValidKey(key);
     return join(root, key);
   };
+  // What a crash left in the journal is written again before any call is served.
+  const opened = ObjectJournal.open(root, {
+    put: async (key, body) => void (await putFile(pathOf(key), body, {}, `key=${key}`, directories)),
+    delete: async (key) => {
+      try {
+        await unlink(pathOf(key));
+      } catch (error) {
+        if (errnoOf(error) !== "ENOENT") throw error;
+      }
+    },
+  });
+  const journaled = opened.then((journal) => ({ journal, objects: new JournaledObjects(journal) }));
+  journaled.catch(() => undefined);
+  const journal = async (): Promise<{ journal: ObjectJournal; objects: JournaledObjects }> => {
+    try {
+      return await journaled;
+    } catch (error) {
+      throw appErrorFromFsError(error, "open the journal of", "key=.journal");
+    }
+  };
   const statKey = async (key: string, signal: AbortSignal | undefined): Promise<ObjectInfo | undefined> => {
     const path = pathOf(key);
     stats.requests += 1;
+    await journal();
     throwIfAborted(signal, `key=${key}`);
     return statFile(path, key);
   };
@@ -61,8 +85,17 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       const end = written.begin(path);
       let left: Uint8Array | undefined;
       try {
-        const outcome = await putFile(path, body, putOptions, `key=${key}`, directories);
-        if (overwrite) left = body;
+        const { journal: objectJournal, objects } = await journal();
+        const small = await smallBody(body, putOptions.sizeBytes, putOptions.signal, `key=${key}`);
+        let outcome;
+        if (small !== undefined) outcome = await putFileJournaled(path, key, small, putOptions, `key=${key}`, objects);
+        else {
+          // A large body is fsynced as a file: no journal line may replay an older body over it.
+          if (objectJournal.records(path)) await objectJournal.checkpoint();
+          outcome = await putFile(path, body, putOptions, `key=${key}`, directories);
+        }
+        // Only a durable write is remembered as one (a deferred one is durable after its sync).
+        if (overwrite && (small === undefined || putOptions.deferSync !== true)) left = body;
         return outcome;
       } catch (error) {
         throw appErrorFromFsError(error, "write", `key=${key}`);
@@ -74,6 +107,7 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       const path = pathOf(key);
       if (getOptions.range !== undefined) assertValidRange(getOptions.range);
       stats.requests += 1;
+      await journal();
       throwIfAborted(getOptions.signal, `key=${key}`);
       try {
         const bytes = await readFileRange(path, getOptions);
@@ -91,18 +125,41 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       throwIfAborted(callOptions.signal, `key=${key}`);
       const end = written.begin(path);
       try {
-        await unlink(path);
+        const { journal: objectJournal, objects } = await journal();
+        objects.forget(path);
+        let removed = true;
+        try {
+          await unlink(path);
+        } catch (error) {
+          // Missing is fine; EISDIR/EPERM mean the path is a folder of other keys, i.e. not an object either.
+          if (!["ENOENT", "ENOTDIR", "EISDIR", "EPERM"].includes(errnoOf(error) ?? "")) throw error;
+          removed = false;
+        }
+        // Recorded, so that replaying the journal never brings the object back.
+        if (removed || objectJournal.records(path)) await objectJournal.recordDelete(key, path);
       } catch (error) {
-        // Missing is fine; EISDIR/EPERM mean the path is a folder of other keys, i.e. not an object either.
-        if (["ENOENT", "ENOTDIR", "EISDIR", "EPERM"].includes(errnoOf(error) ?? "")) return;
         throw appErrorFromFsError(error, "delete", `key=${key}`);
       } finally {
         end(undefined);
       }
     },
+    async sync(keys, callOptions = {}) {
+      const paths = keys.map(pathOf);
+      const { objects } = await journal();
+      throwIfAborted(callOptions.signal, `keys=${String(keys.length)}`);
+      try {
+        await objects.sync(paths);
+      } catch (error) {
+        throw appErrorFromFsError(error, "sync", `keys=${String(keys.length)}`);
+      }
+    },
+    async close() {
+      await (await journal()).journal.close();
+    },
     async *list(prefix, callOptions = {}) {
       assertValidPrefix(prefix);
       stats.requests += 1;
+      await journal();
       try {
         yield* walkKeys(root, prefix, callOptions.signal);
       } catch (error) {
@@ -110,6 +167,23 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       }
     },
   };
+}
+
+/** A body small enough for the journal, as one buffer (its size checked); undefined for a larger or unsized stream. */
+async function smallBody(
+  body: Uint8Array | AsyncIterable<Uint8Array>,
+  sizeBytes: number | undefined,
+  signal: AbortSignal | undefined,
+  context: string,
+): Promise<Uint8Array | undefined> {
+  if (body instanceof Uint8Array) {
+    if ((sizeBytes ?? body.byteLength) !== body.byteLength || body.byteLength > JOURNAL_MAX_BODY_BYTES) return undefined;
+    return body;
+  }
+  if (sizeBytes === undefined || sizeBytes > JOURNAL_MAX_BODY_BYTES) return undefined;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of bodyChunks(body, sizeBytes, signal, context)) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
 async function readFileRange(path: string, options: GetOptions): Promise<Uint8Array> {

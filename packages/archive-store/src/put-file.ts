@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { link, rename, stat } from "node:fs/promises";
+import { link, mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { throwIfAborted } from "./abort-error.js";
 import type { PutOptions, PutOutcome } from "./archive-store.js";
 import { bodyChunks } from "./body-chunks.js";
 import type { DirectorySync } from "./directory-sync.js";
 import { errnoOf } from "./file-errors.js";
+import type { JournaledObjects } from "./journaled-objects.js";
 import { createTemporary, removeTemporary, writeDurably } from "./temporary-file.js";
 
 /**
@@ -61,4 +62,56 @@ export async function isFile(path: string): Promise<boolean> {
     // Any failure here only skips the shortcut; the write path reports real errors.
     return false;
   }
+}
+
+/**
+ * Writes one small object of the file store through its journal (see ObjectJournal): the file is placed
+ * atomically as putFile places it (renamed over `path`, or hard-linked with `ifAbsent`) but not fsynced,
+ * then recorded in the journal, whose group-committed fdatasync makes it durable — at once, or with
+ * `deferSync` at the next sync of its key. A creator that finds the object answers `"exists"` only once
+ * the save that made it is durable. When the journal fails, a created object is removed again and the
+ * put rejects.
+ *
+ * @internal
+ */
+export async function putFileJournaled(
+  path: string,
+  key: string,
+  body: Uint8Array,
+  options: PutOptions,
+  context: string,
+  objects: JournaledObjects,
+): Promise<PutOutcome> {
+  throwIfAborted(options.signal, context);
+  const ifAbsent = options.ifAbsent === true;
+  if (ifAbsent && (await isFile(path))) return existing(objects, path);
+  const directory = dirname(path);
+  // The folder's entry becomes durable with the object: a replay writes both again, a checkpoint fsyncs both.
+  await mkdir(directory, { recursive: true });
+  const temporary = join(directory, `.${randomUUID()}.tmp`);
+  let moved = false;
+  try {
+    await writeFile(temporary, body, { flag: "wx" });
+    throwIfAborted(options.signal, context);
+    if (ifAbsent) {
+      try {
+        await link(temporary, path);
+      } catch (error) {
+        if (errnoOf(error) === "EEXIST" && (await isFile(path))) return await existing(objects, path);
+        throw error;
+      }
+    } else {
+      await rename(temporary, path);
+      moved = true;
+    }
+  } finally {
+    if (!moved) await removeTemporary(temporary);
+  }
+  await objects.commit({ key, path, body }, ifAbsent, options.deferSync === true);
+  return "created";
+}
+
+async function existing(objects: JournaledObjects, path: string): Promise<PutOutcome> {
+  await objects.settle(path);
+  return "exists";
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { createFileArchiveStore, revisionOf, type ArchiveStore } from "@loupe/archive-store";
+import { blobKey, createFileArchiveStore, lineIndexKey, recordKey, revisionOf, type ArchiveStore } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { PutHeaderSchema, type PutRequest } from "@loupe/proto";
 import { MAX_READ_SCOPE_CHARS, putResult } from "./put-result.js";
@@ -47,6 +47,20 @@ describe("putResult()", () => {
     const whole = await loadRecord(store, "t", "r_whole000000000000000", NOW_MS);
     assert.equal(whole.readScope, undefined, "a whole-file read stores no scope");
     assert.equal(toResultRecord(whole).readScope, "");
+  });
+
+  it("writes again a torn blob, line index or record an unacknowledged Put left behind (a crash before it was durable)", async () => {
+    const text = "alpha\nbeta\ngamma\n";
+    const sha = revisionOf(encoder.encode(text)).slice("sha256:".length);
+    // What a power loss can leave of placed but never synced objects: files of the right names with wrong bytes.
+    await store.put(blobKey("t", sha), encoder.encode("alp\0\0\0"));
+    await store.put(lineIndexKey("t", sha), encoder.encode('{"sizeBy'));
+    await store.put(recordKey("t", "r_torn00000000000000000"), encoder.encode('{"resultId":"r_to'));
+    const { record } = await put({ resultId: "r_torn00000000000000000" }, text);
+    assert.equal(record.lineCount, 3);
+    assert.equal(new TextDecoder().decode(await store.get(blobKey("t", sha))), text);
+    assert.equal((JSON.parse(new TextDecoder().decode(await store.get(lineIndexKey("t", sha)))) as { lineCount: number }).lineCount, 3);
+    assert.equal((await loadRecord(store, "t", "r_torn00000000000000000", NOW_MS)).sizeBytes, text.length);
   });
 
   it("refuses a malformed header before it stores anything", async () => {

@@ -1,10 +1,20 @@
-import { blobKey, createRevisionHasher, lineIndexKey, type ArchiveStore } from "@loupe/archive-store";
+import { blobKey, createRevisionHasher, lineIndexKey, recordKey, type ArchiveStore } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { PutHeader, PutRequest } from "@loupe/proto";
 import { createLineIndexBuilder, type LineIndex } from "./line-index.js";
 import type { StoredRecord } from "./result-record.js";
 import { saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
+
+/** Objects found already stored up to this size are compared with the Put's own bytes (see healObject). */
+const HEAL_MAX_BYTES = 256 * 1024;
+
+/** Writes `bytes` at `key` again when the stored object differs (a torn leftover); a missing one is written too. */
+async function healObject(store: ArchiveStore, key: string, bytes: Uint8Array, options: { signal?: AbortSignal; deferSync: boolean }): Promise<void> {
+  const stored = await store.get(key, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+  if (stored !== undefined && Buffer.compare(stored, bytes) === 0) return;
+  await store.put(key, bytes, options);
+}
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -86,47 +96,73 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   const builder = createLineIndexBuilder();
   const chunks = verifiedChunks(iterator, header, context.maxResultBytes, builder);
   const options = signal ? { signal } : {};
+  // Every object of the Put is placed in order (readable at once) and made durable together at the end
+  // (one durable write where the store has a journal); the Put is acknowledged only then.
+  const deferred = { ...options, deferSync: true };
   const expiresAtMs = context.nowMs + context.retentionMs;
   // Entries before the blob: a delete racing with this Put then sees the reference marker (delete-results.ts).
-  await writeResultEntries(store, tenant, { resultId: header.resultId, sessionId: header.sessionId, revision: header.revision, expiresAtMs }, signal);
-  let deduplicated = await store.exists(blobKey(tenant, sha), options);
-  if (!deduplicated) {
-    // With the size known the store sends one conditional PUT (atomic even where a multipart
-    // completion is not conditional), so concurrent writers of one content store it once.
-    const size = header.sizeBytes > 0n ? { sizeBytes: Number(header.sizeBytes) } : {};
-    deduplicated = (await store.put(blobKey(tenant, sha), chunks, { ifAbsent: true, ...size, ...options })) === "exists";
+  const entryKeys = await writeResultEntries(
+    store,
+    tenant,
+    { resultId: header.resultId, sessionId: header.sessionId, revision: header.revision, expiresAtMs },
+    signal,
+    true,
+  );
+  const keys = [...entryKeys, blobKey(tenant, sha), lineIndexKey(tenant, sha), recordKey(tenant, header.resultId)];
+  try {
+    let deduplicated = await store.exists(blobKey(tenant, sha), options);
+    if (!deduplicated) {
+      // With the size known the store sends one conditional PUT (atomic even where a multipart
+      // completion is not conditional), so concurrent writers of one content store it once.
+      const size = header.sizeBytes > 0n ? { sizeBytes: Number(header.sizeBytes) } : {};
+      deduplicated = (await store.put(blobKey(tenant, sha), chunks, { ifAbsent: true, ...size, ...deferred })) === "exists";
+    }
+    // The store may leave a stream unread when the blob exists: read (and verify) the rest.
+    const unread: Uint8Array[] = [];
+    for await (const chunk of chunks) unread.push(chunk);
+    const index: LineIndex = builder.finish();
+    const indexBytes = new TextEncoder().encode(JSON.stringify(index));
+    const indexed = await store.put(lineIndexKey(tenant, sha), indexBytes, { ifAbsent: true, contentType: "application/json", ...deferred });
+    // What a store found may be the unsynced leftover of a Put that was never acknowledged, torn by a crash:
+    // small objects are checked against what this Put holds, and written again when they differ.
+    if (indexed === "exists") await healObject(store, lineIndexKey(tenant, sha), indexBytes, deferred);
+    if (deduplicated && index.sizeBytes <= HEAL_MAX_BYTES && unread.reduce((sum, chunk) => sum + chunk.byteLength, 0) === index.sizeBytes) {
+      await healObject(store, blobKey(tenant, sha), Buffer.concat(unread), deferred);
+    }
+    const record: StoredRecord = {
+      resultId: header.resultId,
+      revision: header.revision,
+      sessionId: header.sessionId,
+      source: header.source,
+      toolName: header.toolName,
+      kind: header.kind,
+      path: header.path,
+      sizeBytes: index.sizeBytes,
+      lineCount: index.lineCount,
+      createdAtMs: context.nowMs,
+      expiresAtMs,
+      ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
+      ...(header.readScope ? { readScope: header.readScope } : {}),
+      ...(header.mimeType ? { mimeType: header.mimeType } : {}),
+    };
+    if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
+      throw new AppError(
+        "invalid_argument",
+        `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`,
+      );
+    }
+    const saved = await saveRecord(store, tenant, record, signal, true);
+    await store.sync?.(keys, options);
+    if (deduplicated && !(await store.exists(blobKey(tenant, sha), options))) {
+      // A delete of the last other user listed the markers before ours landed and removed the blob after our
+      // check. Re-create nothing here (the stream is spent): a retry uploads the content again.
+      throw new AppError("aborted", `blob deleted by a concurrent delete; retry the put [result_id=${header.resultId}]`);
+    }
+    return { record: saved, deduplicated };
+  } catch (error) {
+    // What a failed Put placed is made durable all the same (as each write was before deferring): its
+    // expiry entry then lets the sweeper remove it also after a crash. Not cancellable: it is the cleanup.
+    await store.sync?.(keys).catch(() => undefined);
+    throw error;
   }
-  // The store may leave a stream unread when the blob exists: read (and verify) the rest.
-  for await (const _chunk of chunks);
-  const index: LineIndex = builder.finish();
-  await store.put(lineIndexKey(tenant, sha), new TextEncoder().encode(JSON.stringify(index)), { ifAbsent: true, contentType: "application/json", ...options });
-  const record: StoredRecord = {
-    resultId: header.resultId,
-    revision: header.revision,
-    sessionId: header.sessionId,
-    source: header.source,
-    toolName: header.toolName,
-    kind: header.kind,
-    path: header.path,
-    sizeBytes: index.sizeBytes,
-    lineCount: index.lineCount,
-    createdAtMs: context.nowMs,
-    expiresAtMs,
-    ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
-    ...(header.readScope ? { readScope: header.readScope } : {}),
-    ...(header.mimeType ? { mimeType: header.mimeType } : {}),
-  };
-  if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
-    throw new AppError(
-      "invalid_argument",
-      `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`,
-    );
-  }
-  const saved = await saveRecord(store, tenant, record, signal);
-  if (deduplicated && !(await store.exists(blobKey(tenant, sha), options))) {
-    // A delete of the last other user listed the markers before ours landed and removed the blob after our
-    // check. Re-create nothing here (the stream is spent): a retry uploads the content again.
-    throw new AppError("aborted", `blob deleted by a concurrent delete; retry the put [result_id=${header.resultId}]`);
-  }
-  return { record: saved, deduplicated };
 }

@@ -24,17 +24,29 @@ export const shaOfRevision = (revision: string): string => revision.slice("sha25
  * session and revision so the sweeper can clean up after a Put that never wrote its record.
  *
  * The reference marker goes first on purpose: a concurrent delete of the last other result using the blob
- * lists the markers after removing its own, so once this resolves that delete keeps the blob.
+ * lists the markers after removing its own, so once this resolves that delete keeps the blob. With
+ * `deferSync` the entries are placed (readable, so the delete sees them) and made durable by the caller's
+ * `store.sync` of the keys returned, with the rest of its put.
  */
-export async function writeResultEntries(store: ArchiveStore, tenant: string, target: ResultEntryTarget, signal?: AbortSignal): Promise<void> {
-  const options = signal ? { signal } : {};
+export async function writeResultEntries(
+  store: ArchiveStore,
+  tenant: string,
+  target: ResultEntryTarget,
+  signal?: AbortSignal,
+  deferSync = false,
+): Promise<string[]> {
+  const options = { ...(signal ? { signal } : {}), ...(deferSync ? { deferSync } : {}) };
   const intent = new TextEncoder().encode(JSON.stringify({ sessionId: target.sessionId, revision: target.revision }));
-  await Promise.all([
-    store.put(blobRefKey(tenant, shaOfRevision(target.revision), target.resultId), EMPTY, options),
-    store.put(sessionEntryKey(tenant, target.sessionId, target.resultId), EMPTY, options),
-    store.put(expiryEntryKey(tenant, target.expiresAtMs, target.resultId), intent, { contentType: "application/json", ...options }),
-    store.put(tenantMarkerKey(tenant), EMPTY, options),
-  ]);
+  const keys = [
+    blobRefKey(tenant, shaOfRevision(target.revision), target.resultId),
+    sessionEntryKey(tenant, target.sessionId, target.resultId),
+    expiryEntryKey(tenant, target.expiresAtMs, target.resultId),
+    tenantMarkerKey(tenant),
+  ];
+  await Promise.all(
+    keys.map((key) => store.put(key, key === keys[2] ? intent : EMPTY, key === keys[2] ? { contentType: "application/json", ...options } : options)),
+  );
+  return keys;
 }
 
 /**

@@ -54,15 +54,28 @@ export async function loadRecord(store: ArchiveStore, tenant: string, resultId: 
 }
 
 /** Saves a record unless one exists under its id; returns the stored one. */
-export async function saveRecord(store: ArchiveStore, tenant: string, record: StoredRecord, signal?: AbortSignal): Promise<StoredRecord> {
+export async function saveRecord(store: ArchiveStore, tenant: string, record: StoredRecord, signal?: AbortSignal, deferSync = false): Promise<StoredRecord> {
   const key = recordKey(tenant, record.resultId);
   const outcome = await store.put(key, new TextEncoder().encode(JSON.stringify(record)), {
     ifAbsent: true,
     contentType: "application/json",
     ...(signal ? { signal } : {}),
+    ...(deferSync ? { deferSync } : {}),
   });
   if (outcome === "created") return record;
-  const existing = JSON.parse(new TextDecoder().decode(await store.get(key))) as StoredRecord;
+  let existing: StoredRecord;
+  try {
+    existing = JSON.parse(new TextDecoder().decode(await store.get(key))) as StoredRecord;
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    // A torn leftover of a Put that was never acknowledged (a crash before it was durable): this one replaces it.
+    await store.put(key, new TextEncoder().encode(JSON.stringify(record)), {
+      contentType: "application/json",
+      ...(signal ? { signal } : {}),
+      ...(deferSync ? { deferSync } : {}),
+    });
+    return record;
+  }
   if (existing.revision !== record.revision) {
     throw new AppError("already_exists", `result id already names other content [result_id=${record.resultId}]`);
   }

@@ -1,5 +1,6 @@
 import { createFileArchiveStore, createS3ArchiveStore, type ArchiveStore } from "@loupe/archive-store";
 import { createHealthReporter, registerService, startGrpcServer } from "@loupe/grpc";
+import type { ServiceHandlers } from "@loupe/grpc";
 import { ArchiveService } from "@loupe/proto";
 import { logCallError, startHttpServer, type Logger } from "@loupe/runtime";
 import { join } from "node:path";
@@ -18,6 +19,8 @@ export interface ArchiveHandle {
   /** 0 when the HTTP endpoint is off. */
   readonly httpPort: number;
   readonly store: ArchiveStore;
+  /** The service's handlers, for a caller in this process (createInProcessArchiveClient). */
+  readonly handlers: ServiceHandlers<typeof ArchiveService>;
   /** Stops serving: health NOT_SERVING, stop the sweeper, drain gRPC, close HTTP. */
   stop(): Promise<void>;
 }
@@ -30,8 +33,10 @@ export interface ArchiveDeps {
   now?: () => number;
   /** Serve GET /healthz on its own port (default true; embedded mode relies on the gateway's). */
   httpEndpoint?: boolean;
-  /** Bind this gRPC address instead of host:port (embedded mode: a unix socket under the data dir). */
+  /** Bind this gRPC address instead of host:port (a unix socket). */
   grpcAddress?: string;
+  /** Serve gRPC (default true); embedded mode calls the handlers in its own process instead. */
+  grpcEndpoint?: boolean;
   /** This process's metrics for GET /metrics (the composition root's telemetry). */
   metricsText?: () => Promise<string>;
 }
@@ -70,14 +75,17 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
       internalToken: config.internalToken,
     }),
   );
-  const grpc = await startGrpcServer({
-    host: config.grpcHost,
-    port: config.grpcPort,
-    ...(deps.grpcAddress === undefined ? {} : { address: deps.grpcAddress }),
-    maxResultBytes: config.maxResultBytes,
-    services: [health.registration, registerService(ArchiveService, handlers)],
-    onError: (error, method) => logCallError(deps.logger, "archive call failed", error, { method }),
-  });
+  const grpc =
+    deps.grpcEndpoint === false
+      ? undefined
+      : await startGrpcServer({
+          host: config.grpcHost,
+          port: config.grpcPort,
+          ...(deps.grpcAddress === undefined ? {} : { address: deps.grpcAddress }),
+          maxResultBytes: config.maxResultBytes,
+          services: [health.registration, registerService(ArchiveService, handlers)],
+          onError: (error, method) => logCallError(deps.logger, "archive call failed", error, { method }),
+        });
   // Expiry is enforced by this sweeper, not by an S3 lifecycle rule: a lifecycle rule expires objects by
   // their own age, but a content-addressed blob is shared by results of different ages (docs/configuration.md).
   const sweeper =
@@ -102,16 +110,17 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
           ...(deps.metricsText === undefined ? {} : { metricsText: deps.metricsText }),
         });
   // A unix socket has no port (grpc-js reports 1 for it): name the socket instead.
-  const listening = deps.grpcAddress === undefined ? { grpcPort: grpc.port } : { grpcAddress: deps.grpcAddress };
+  const listening = grpc === undefined ? { grpc: "in-process" } : deps.grpcAddress === undefined ? { grpcPort: grpc.port } : { grpcAddress: deps.grpcAddress };
   deps.logger.info("archive started", { ...listening, httpPort: http?.port, backend: config.backend });
   return {
-    grpcPort: grpc.port,
+    grpcPort: grpc?.port ?? 0,
     httpPort: http?.port ?? 0,
     store,
+    handlers,
     async stop() {
       health.shutdown();
       await sweeper?.stop();
-      await grpc.shutdown();
+      await grpc?.shutdown();
       await http?.close();
     },
   };

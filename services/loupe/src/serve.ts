@@ -1,22 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createArchiveStore, startArchive } from "@loupe/archive";
-import { createArchiveClient } from "@loupe/archive-client";
+import { createInProcessArchiveClient } from "@loupe/archive-client";
 import { createMemoryBus } from "@loupe/events";
 import { createLocalLedger } from "@loupe/ledger";
 import { createFileStateStore } from "@loupe/state-store";
 import { INSECURE_DEFAULT_SECRET, startGateway } from "@loupe/gateway";
 import { gatewayConfigDeps } from "@loupe/gateway/run";
-import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 import { createTurnReader, startNoteWorker } from "@loupe/note-worker";
 import { noteWorkerSummarizers } from "@loupe/note-worker/run";
 import { createLogger, lockDirectory, type Logger } from "@loupe/runtime";
 import { loadOrCreateLocalSecret } from "./local-secret.js";
 import type { ServeConfig } from "./serve-config.js";
-
-// sun_path holds 108 bytes on Linux (104 on macOS): leave room.
-const MAX_SOCKET_PATH = 100;
 
 /** Embedded Loupe: the three services in one process. */
 export interface EmbeddedLoupe {
@@ -39,33 +34,24 @@ export async function startEmbedded(
   metricsText?: () => Promise<string>,
 ): Promise<EmbeddedLoupe> {
   const unlock = await lockDirectory(config.dataDir, { fileName: "loupe.lock", label: "data dir" });
-  // The archive serves only this process: on a unix socket under the data dir, never on a TCP port another
-  // bind could take (or a neighbour could reach); a data dir too deep for a socket path falls back to loopback.
-  const socket = resolve(config.dataDir, "archive.sock");
-  const useSocket = socket.length < MAX_SOCKET_PATH;
-  if (useSocket) await rm(socket, { force: true });
   const store = await createArchiveStore(config.archive);
-  // The in-process archive still asks its callers to prove they are Loupe: a token only this process knows.
+  // The archive serves only this process, which calls its handlers directly: no port, socket or copy of the bytes.
+  // Its callers still prove they are Loupe, with a token only this process knows.
   const internalToken = config.archive.internalToken ?? randomBytes(32).toString("base64url");
   const archive = await startArchive(
     { ...config.archive, internalToken },
-    {
-      logger: logger.child({ component: "archive" }),
-      store,
-      httpEndpoint: false,
-      ...(useSocket ? { grpcAddress: `unix:${socket}` } : {}),
-    },
+    { logger: logger.child({ component: "archive" }), store, httpEndpoint: false, grpcEndpoint: false },
   );
-  const archiveAddress = useSocket ? `unix:${socket}` : `127.0.0.1:${String(archive.grpcPort)}`;
+  const archiveAddress = "in-process";
   const bus = await createMemoryBus({ directory: join(config.dataDir, "events") });
   const state = await createFileStateStore({ directory: join(config.dataDir, "state") });
-  const turns = createTurnReader(createArchiveClient(archiveAddress, DEFAULT_MAX_RESULT_BYTES, internalToken));
+  const turns = createTurnReader(createInProcessArchiveClient(archive.handlers, internalToken));
   const noteWorker = await startNoteWorker(
     { ...config.noteWorker, archiveAddress },
     { logger: logger.child({ component: "note-worker" }), bus, state, turns, summarizerFor: noteWorkerSummarizers(config.noteWorker, env), endpoints: false },
   );
   const secret = config.gateway.resultIdSecret === INSECURE_DEFAULT_SECRET ? await loadOrCreateLocalSecret(config.dataDir) : config.gateway.resultIdSecret;
-  const gatewayArchive = createArchiveClient(archiveAddress, config.gateway.maxResultBytes, internalToken);
+  const gatewayArchive = createInProcessArchiveClient(archive.handlers, internalToken);
   const retentionMs = config.gateway.retentionDays * 24 * 60 * 60 * 1000;
   const ledger = createLocalLedger({ directory: join(config.dataDir, "ledger"), retentionMsFor: () => retentionMs });
   const gateway = await startGateway(
@@ -97,6 +83,8 @@ export async function startEmbedded(
       await bus.close();
       await state.close();
       await archive.stop();
+      // The archive's journal is checkpointed: a clean stop leaves every saved result fsynced as a file.
+      await store.close?.();
       await unlock();
     },
   };
