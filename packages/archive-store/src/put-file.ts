@@ -86,12 +86,10 @@ export async function putFileJournaled(
   const ifAbsent = options.ifAbsent === true;
   if (ifAbsent && (await isFile(path))) return existing(objects, path);
   const directory = dirname(path);
-  // The folder's entry becomes durable with the object: a replay writes both again, a checkpoint fsyncs both.
-  await mkdir(directory, { recursive: true });
   const temporary = join(directory, `.${randomUUID()}.tmp`);
   let moved = false;
   try {
-    await writeFile(temporary, body, { flag: "wx" });
+    await writeNew(temporary, body);
     throwIfAborted(options.signal, context);
     if (ifAbsent) {
       try {
@@ -109,6 +107,20 @@ export async function putFileJournaled(
   }
   await objects.commit({ key, path, body }, ifAbsent, options.deferSync === true);
   return "created";
+}
+
+/**
+ * Creates `path` with `body`, creating its folder when missing (tried first: the folder usually exists).
+ * The folder's entry becomes durable with the object: a replay writes both again, a checkpoint fsyncs both.
+ */
+async function writeNew(path: string, body: Uint8Array): Promise<void> {
+  try {
+    await writeFile(path, body, { flag: "wx" });
+  } catch (error) {
+    if (errnoOf(error) !== "ENOENT") throw error;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, body, { flag: "wx" });
+  }
 }
 
 async function existing(objects: JournaledObjects, path: string): Promise<PutOutcome> {

@@ -66,6 +66,11 @@ function describeSessionStore(name: string, open: () => Promise<StateStore>) {
       await sessions.releaseLease("t", session, "w1");
       await new Promise((resolve) => setTimeout(resolve, 5));
       assert.equal(await sessions.acquireLease("t", session, "w2", 10_000), true);
+      assert.equal(await sessions.renewLease("t", session, "w2", 10_000), true, "the holder renews");
+      assert.equal(await sessions.renewLease("t", session, "w1", 10_000), false, "another owner cannot");
+      await sessions.releaseLease("t", session, "w2");
+      assert.equal(await sessions.renewLease("t", session, "w2", 10_000), false, "a released lease is not renewed");
+      assert.equal(await sessions.acquireLease("t", session, "w2", 10_000), true);
       assert.equal(await sessions.takePending("t", session), false);
       await Promise.all([sessions.markPending("t", session), sessions.markPending("t", session)]);
       assert.deepEqual(

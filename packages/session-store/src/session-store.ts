@@ -53,6 +53,8 @@ export interface SessionStore {
   compareAndSetProgress(tenant: string, sessionId: string, expected: NoteProgress, next: NoteProgress): Promise<boolean>;
   /** Takes the session's worker lease for `ttlMs` when free or already `owner`'s; false when another owner holds it. */
   acquireLease(tenant: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends `owner`'s lease by `ttlMs` (one compare-and-set); false when `owner` no longer holds it. */
+  renewLease(tenant: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseLease(tenant: string, sessionId: string, owner: string): Promise<void>;
   /** Asks the lease holder to run once more before it lets go (a turn arrived while it held the session). */
   markPending(tenant: string, sessionId: string): Promise<void>;
@@ -129,6 +131,7 @@ export function createSessionStore(state: StateStore): SessionStore {
       }
       return false;
     },
+    renewLease: (tenant, sessionId, owner, ttlMs) => state.compareAndSet(key(tenant, sessionId, "lease"), owner, owner, { ttlMs }),
     async releaseLease(tenant, sessionId, owner) {
       await state.compareAndSet(key(tenant, sessionId, "lease"), owner, "", { ttlMs: 1 });
     },

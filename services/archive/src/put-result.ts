@@ -1,20 +1,11 @@
 import { blobKey, createRevisionHasher, lineIndexKey, recordKey, type ArchiveStore } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { PutHeader, PutRequest } from "@loupe/proto";
-import { createLineIndexBuilder, type LineIndex } from "./line-index.js";
+import { createLineIndexBuilder } from "./line-index.js";
 import type { StoredRecord } from "./result-record.js";
 import { saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
-
-/** Objects found already stored up to this size are compared with the Put's own bytes (see healObject). */
-const HEAL_MAX_BYTES = 256 * 1024;
-
-/** Writes `bytes` at `key` again when the stored object differs (a torn leftover); a missing one is written too. */
-async function healObject(store: ArchiveStore, key: string, bytes: Uint8Array, options: { signal?: AbortSignal; deferSync: boolean }): Promise<void> {
-  const stored = await store.get(key, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
-  if (stored !== undefined && Buffer.compare(stored, bytes) === 0) return;
-  await store.put(key, bytes, options);
-}
+import { storeContent } from "./store-content.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -110,25 +101,7 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   );
   const keys = [...entryKeys, blobKey(tenant, sha), lineIndexKey(tenant, sha), recordKey(tenant, header.resultId)];
   try {
-    let deduplicated = await store.exists(blobKey(tenant, sha), options);
-    if (!deduplicated) {
-      // With the size known the store sends one conditional PUT (atomic even where a multipart
-      // completion is not conditional), so concurrent writers of one content store it once.
-      const size = header.sizeBytes > 0n ? { sizeBytes: Number(header.sizeBytes) } : {};
-      deduplicated = (await store.put(blobKey(tenant, sha), chunks, { ifAbsent: true, ...size, ...deferred })) === "exists";
-    }
-    // The store may leave a stream unread when the blob exists: read (and verify) the rest.
-    const unread: Uint8Array[] = [];
-    for await (const chunk of chunks) unread.push(chunk);
-    const index: LineIndex = builder.finish();
-    const indexBytes = new TextEncoder().encode(JSON.stringify(index));
-    const indexed = await store.put(lineIndexKey(tenant, sha), indexBytes, { ifAbsent: true, contentType: "application/json", ...deferred });
-    // What a store found may be the unsynced leftover of a Put that was never acknowledged, torn by a crash:
-    // small objects are checked against what this Put holds, and written again when they differ.
-    if (indexed === "exists") await healObject(store, lineIndexKey(tenant, sha), indexBytes, deferred);
-    if (deduplicated && index.sizeBytes <= HEAL_MAX_BYTES && unread.reduce((sum, chunk) => sum + chunk.byteLength, 0) === index.sizeBytes) {
-      await healObject(store, blobKey(tenant, sha), Buffer.concat(unread), deferred);
-    }
+    const { deduplicated, index } = await storeContent(store, tenant, sha, header, chunks, builder, deferred);
     const record: StoredRecord = {
       resultId: header.resultId,
       revision: header.revision,

@@ -37,16 +37,18 @@ export async function writeResultEntries(
 ): Promise<string[]> {
   const options = { ...(signal ? { signal } : {}), ...(deferSync ? { deferSync } : {}) };
   const intent = new TextEncoder().encode(JSON.stringify({ sessionId: target.sessionId, revision: target.revision }));
-  const keys = [
-    blobRefKey(tenant, shaOfRevision(target.revision), target.resultId),
-    sessionEntryKey(tenant, target.sessionId, target.resultId),
-    expiryEntryKey(tenant, target.expiresAtMs, target.resultId),
-    tenantMarkerKey(tenant),
-  ];
-  await Promise.all(
-    keys.map((key) => store.put(key, key === keys[2] ? intent : EMPTY, key === keys[2] ? { contentType: "application/json", ...options } : options)),
-  );
-  return keys;
+  const reference = blobRefKey(tenant, shaOfRevision(target.revision), target.resultId);
+  const session = sessionEntryKey(tenant, target.sessionId, target.resultId);
+  const expiry = expiryEntryKey(tenant, target.expiresAtMs, target.resultId);
+  const marker = tenantMarkerKey(tenant);
+  await Promise.all([
+    store.put(reference, EMPTY, options),
+    store.put(session, EMPTY, options),
+    store.put(expiry, intent, { contentType: "application/json", ...options }),
+    // Never deferred: once durable, a store that remembers what it wrote answers the next ones at once.
+    store.put(marker, EMPTY, signal ? { signal } : {}),
+  ]);
+  return [reference, session, expiry, marker];
 }
 
 /**

@@ -87,10 +87,12 @@ export async function updateNote(
 }
 
 /**
- * Under the lease: reads the log after the note's watermark and, each time the uncovered turns reach the
- * threshold, folds exactly those turns into the note and stores it by compare-and-set on the note's
- * version — so every turn goes into the note once, in seq order, and the cut points depend only on the
- * turns (not on timing), which makes the note the same after a crash and redelivery.
+ * Under the lease: reads the session's meta, rule, note and the log after the note's watermark once, then,
+ * each time the uncovered turns reach the threshold, folds exactly those turns into the note and stores it
+ * by compare-and-set on the note's version — so every turn goes into the note once, in seq order, and the
+ * cut points depend only on the turns (not on timing), which makes the note the same after a crash and
+ * redelivery. Turns appended meanwhile are the next run's (their events mark the session pending); only a
+ * note written by someone else meanwhile makes this run read the note and the log again.
  */
 async function catchUp(
   deps: NoteUpdaterDeps,
@@ -100,22 +102,25 @@ async function catchUp(
   options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
 ): Promise<NoteUpdateOutcome> {
   const { sessions } = deps;
+  const readRun = async (note: NoteRecord | undefined): Promise<Turn[]> => {
+    const covered = note?.coveredThroughSeq ?? 0;
+    return contiguousAfter((await deps.turns.read(tenant, sessionId, { startSeq: covered + 1, endSeq: 0 }, options.signal)).turns, covered);
+  };
+  const [meta, first] = await Promise.all([sessions.getMeta(tenant, sessionId), sessions.getNote(tenant, sessionId)]);
+  if (meta === undefined) return { kind: "released" };
+  let note = first;
+  const [rule, firstRun] = await Promise.all([deps.rules.get(tenant, meta.source), readRun(note)]);
+  let run = firstRun;
+  const threshold = Math.max(1, Math.floor((meta.contextWindowTokens * rule.noteUpdatePercent) / 100));
   let updates = 0;
   for (;;) {
-    const meta = await sessions.getMeta(tenant, sessionId);
-    if (meta === undefined) return { kind: "released" };
-    const rule = await deps.rules.get(tenant, meta.source);
-    const threshold = Math.max(1, Math.floor((meta.contextWindowTokens * rule.noteUpdatePercent) / 100));
-    const note = await sessions.getNote(tenant, sessionId);
-    const covered = note?.coveredThroughSeq ?? 0;
-    const run = contiguousAfter((await deps.turns.read(tenant, sessionId, { startSeq: covered + 1, endSeq: 0 }, options.signal)).turns, covered);
     const cut = updates < MAX_UPDATES_PER_EVENT ? nextCut(run, threshold) : undefined;
     if (cut === undefined) {
       recordMetric(
         "loupe.note.lag_tokens",
         run.reduce((total, turn) => total + turn.tokenCount, 0),
       );
-      const seen = covered + run.length;
+      const seen = (note?.coveredThroughSeq ?? 0) + run.length;
       const current = await sessions.getProgress(tenant, sessionId);
       if (seen > current.seenThroughSeq) await sessions.compareAndSetProgress(tenant, sessionId, current, { seenThroughSeq: seen });
       return updates > 0 ? { kind: "updated", updates } : { kind: "pending" };
@@ -128,22 +133,27 @@ async function catchUp(
       options,
     );
     // Still the holder? If the lease lapsed, another run took over from the stored note: leave it to that run.
-    if (!(await sessions.acquireLease(tenant, sessionId, owner, deps.leaseMs))) return updates > 0 ? { kind: "updated", updates } : { kind: "deferred" };
-    // A note written meanwhile (PutNote, Compact's fallback) wins; the loop starts again from it.
-    if (await sessions.putNote(tenant, sessionId, note?.version ?? 0, next.note)) {
-      updates += 1;
-      const { version, coveredThroughSeq, author } = next.note;
-      countMetric("loupe.note.updates", { author });
-      // The vendor's prompt cache: how much of the request it served (the fork reuses the session's prefix).
-      deps.logger.info("note updated", {
-        sessionId,
-        version,
-        coveredThroughSeq,
-        author,
-        inputTokens: next.inputTokens,
-        cachedInputTokens: next.cachedInputTokens,
-      });
+    if (!(await sessions.renewLease(tenant, sessionId, owner, deps.leaseMs))) return updates > 0 ? { kind: "updated", updates } : { kind: "deferred" };
+    if (!(await sessions.putNote(tenant, sessionId, note?.version ?? 0, next.note))) {
+      // A note written meanwhile (PutNote, Compact's fallback) wins; go on from it.
+      note = await sessions.getNote(tenant, sessionId);
+      run = await readRun(note);
+      continue;
     }
+    updates += 1;
+    note = next.note;
+    run = run.slice(cut + 1);
+    const { version, coveredThroughSeq, author } = next.note;
+    countMetric("loupe.note.updates", { author });
+    // The vendor's prompt cache: how much of the request it served (the fork reuses the session's prefix).
+    deps.logger.info("note updated", {
+      sessionId,
+      version,
+      coveredThroughSeq,
+      author,
+      inputTokens: next.inputTokens,
+      cachedInputTokens: next.cachedInputTokens,
+    });
   }
 }
 
@@ -186,7 +196,7 @@ async function foldIntoNote(
   );
   const renew = (): void => {
     options.onProgress();
-    void deps.sessions.acquireLease(tenant, input.sessionId, input.owner, deps.leaseMs).catch(() => undefined);
+    void deps.sessions.renewLease(tenant, input.sessionId, input.owner, deps.leaseMs).catch(() => undefined);
   };
   const { draft, author, failedCode } = await summarizeWithFallback(
     summarizer,

@@ -64,21 +64,25 @@ export async function appendTurns(
     prefixTokens: prefixTokens ?? current?.prefixTokens ?? 0,
     lastSeq: Math.max(current?.lastSeq ?? 0, ...turns.map((turn) => turn.seq)),
   }));
-  await publishTurnEvents(
-    deps.bus,
-    tenant,
-    turns.map((turn) => ({ sessionId: request.sessionId, source: meta.source, seq: turn.seq, tokenCount: turn.tokenCount })),
-    deps.now(),
-    signal,
-    // The trace goes on with the events: the note-worker's work joins this request's trace.
-    injectTraceHeaders(),
-  );
   const newTokens = turns.filter((turn) => created.has(turn.seq)).reduce((total, turn) => total + turn.tokenCount, 0);
-  const tally = await deps.sessions.addTurnTokens(tenant, request.sessionId, newTokens);
-  const rule = await deps.rules.get(tenant, meta.source);
-  const tokens = sessionTokens(meta, tally, await deps.sessions.getBase(tenant, request.sessionId));
+  // Once the meta is stored, the rest is independent: the events, the tally, the rule, the base and a handover request, together.
+  const [, tally, rule, base, requested] = await Promise.all([
+    publishTurnEvents(
+      deps.bus,
+      tenant,
+      turns.map((turn) => ({ sessionId: request.sessionId, source: meta.source, seq: turn.seq, tokenCount: turn.tokenCount })),
+      deps.now(),
+      signal,
+      // The trace goes on with the events: the note-worker's work joins this request's trace.
+      injectTraceHeaders(),
+    ),
+    deps.sessions.addTurnTokens(tenant, request.sessionId, newTokens),
+    deps.rules.get(tenant, meta.source),
+    deps.sessions.getBase(tenant, request.sessionId),
+    deps.sessions.getHandoverRequest(tenant, request.sessionId),
+  ]);
+  const tokens = sessionTokens(meta, tally, base);
   const compactAtTokens = Math.floor((meta.contextWindowTokens * rule.compactAtPercent) / 100);
-  const requested = await deps.sessions.getHandoverRequest(tenant, request.sessionId);
   const atCapacity = tokens >= compactAtTokens;
   return {
     accepted: created.size,

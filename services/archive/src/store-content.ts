@@ -1,0 +1,70 @@
+import { blobKey, lineIndexKey, type ArchiveStore } from "@loupe/archive-store";
+import { AppError } from "@loupe/errors";
+import type { PutHeader } from "@loupe/proto";
+import type { createLineIndexBuilder, LineIndex } from "./line-index.js";
+
+/** Contents up to this size are read whole before they are stored, and objects found already stored are checked. */
+export const SMALL_CONTENT_BYTES = 256 * 1024;
+
+type PutOptions = { signal?: AbortSignal; deferSync: boolean };
+
+/** Writes `bytes` at `key` again when the stored object differs (a torn leftover); a missing one is written too. */
+async function healObject(store: ArchiveStore, key: string, bytes: Uint8Array, options: PutOptions): Promise<void> {
+  const stored = await store.get(key, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+  if (stored !== undefined && Buffer.compare(stored, bytes) === 0) return;
+  await store.put(key, bytes, options);
+}
+
+/**
+ * Stores a Put's content once per tenant (content-addressed, conditional create) and its line index,
+ * from `chunks` (which verify size and revision, and feed `builder`, as they pass). A small content is
+ * read whole first, then the blob and its index are placed together; a larger one streams to the store.
+ * What a store finds already there may be the unsynced leftover of a Put that was never acknowledged,
+ * torn by a crash: small objects are compared with this Put's own bytes, and written again when they differ.
+ */
+export async function storeContent(
+  store: ArchiveStore,
+  tenant: string,
+  sha: string,
+  header: PutHeader,
+  chunks: AsyncIterable<Uint8Array>,
+  builder: ReturnType<typeof createLineIndexBuilder>,
+  options: PutOptions,
+): Promise<{ deduplicated: boolean; index: LineIndex }> {
+  const blob = blobKey(tenant, sha);
+  const indexKey = lineIndexKey(tenant, sha);
+  const indexOptions = { ifAbsent: true, contentType: "application/json", ...options };
+  if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of chunks) {
+      size += chunk.byteLength;
+      if (size > header.sizeBytes) throw new AppError("invalid_argument", `content longer than its size_bytes [size_bytes=${String(header.sizeBytes)}]`);
+      parts.push(chunk);
+    }
+    const bytes = parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts);
+    const index = builder.finish();
+    const indexBytes = new TextEncoder().encode(JSON.stringify(index));
+    const [stored, indexed] = await Promise.all([
+      store.put(blob, bytes, { ifAbsent: true, sizeBytes: bytes.byteLength, ...options }),
+      store.put(indexKey, indexBytes, indexOptions),
+    ]);
+    await Promise.all([
+      stored === "exists" ? healObject(store, blob, bytes, options) : undefined,
+      indexed === "exists" ? healObject(store, indexKey, indexBytes, options) : undefined,
+    ]);
+    return { deduplicated: stored === "exists", index };
+  }
+  let deduplicated = await store.exists(blob, options.signal ? { signal: options.signal } : {});
+  if (!deduplicated) {
+    // With the size known the store sends one conditional PUT (atomic even where a multipart
+    // completion is not conditional), so concurrent writers of one content store it once.
+    const size = header.sizeBytes > 0n ? { sizeBytes: Number(header.sizeBytes) } : {};
+    deduplicated = (await store.put(blob, chunks, { ifAbsent: true, ...size, ...options })) === "exists";
+  }
+  // The store may leave a stream unread when the blob exists: read (and verify) the rest.
+  for await (const _chunk of chunks);
+  const index = builder.finish();
+  await store.put(indexKey, new TextEncoder().encode(JSON.stringify(index)), indexOptions);
+  return { deduplicated, index };
+}
