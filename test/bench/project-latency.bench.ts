@@ -15,12 +15,15 @@ const CALLS = Number(process.env["LOUPE_BENCH_CALLS"] ?? 200);
 const WARMUP = 20;
 const SIZES = [
   { label: "4 KB", bytes: 4 * 1024 },
+  { label: "16 KB", bytes: 16 * 1024 },
   { label: "64 KB", bytes: 64 * 1024 },
   { label: "1 MB", bytes: 1024 * 1024 },
 ];
 
 type Target = "echo" | "embedded" | "distributed";
-const TARGETS: readonly Target[] = ["echo", "embedded", "distributed"];
+// LOUPE_BENCH_TARGETS: which Loupes run beside the echo (default embedded,distributed).
+const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed").split(",");
+const TARGETS: readonly Target[] = ["echo", ...(["embedded", "distributed"] as const).filter((target) => LOUPES.includes(target))];
 
 const outputs = realToolOutputs(1024 * 1024);
 let echoServer: EchoServer | undefined;
@@ -30,8 +33,8 @@ let distributed: DistributedLoupe | undefined;
 try {
   echoServer = await startEchoServer();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
-  embedded = await startEmbeddedLoupe();
-  distributed = await startDistributedLoupe();
+  if (TARGETS.includes("embedded")) embedded = await startEmbeddedLoupe();
+  if (TARGETS.includes("distributed")) distributed = await startDistributedLoupe();
   const echoClient = echo;
   const project = (client: GrpcClient<typeof ProjectionService>, text: string, toolName: string) =>
     client.project({ sessionId: "bench-latency", result: { toolName, parts: [{ content: { case: "text", value: text } }] } });

@@ -91,6 +91,16 @@ describe("the file store's journal", () => {
     await reopened.close?.();
   });
 
+  it("concurrent large puts over a journaled key checkpoint one after another, and all succeed", async () => {
+    const store = createFileArchiveStore({ directory: root });
+    await store.put("t/k", bytes("small"));
+    const large = (fill: number) => new Uint8Array(JOURNAL_MAX_BODY_BYTES + 1).fill(fill);
+    const outcomes = await Promise.all(Array.from({ length: 8 }, (_, index) => store.put("t/k", large(index))));
+    assert.deepEqual(new Set(outcomes), new Set(["created"]));
+    assert.equal((await store.get("t/k")).byteLength, JOURNAL_MAX_BODY_BYTES + 1);
+    await store.close?.();
+  });
+
   it("a failing fdatasync of the journal rejects the put as unavailable, leaves no object, and later puts succeed", async () => {
     const store = createFileArchiveStore({ directory: root });
     await store.put("t/warm", bytes("x"));

@@ -114,15 +114,22 @@ export class ObjectJournal {
     return [...this.#live].some((epoch) => epoch.files.has(path));
   }
 
-  /** Fsyncs every file the journal recorded and removes the journal (the next save starts a new one). */
-  async checkpoint(): Promise<void> {
-    const previous = this.#epoch;
-    const { log } = await AppendLog.open(join(this.#directory, `${String(previous.number + 1)}.log`));
-    this.#epoch = { number: previous.number + 1, log, files: new Set() };
-    this.#live.add(this.#epoch);
-    const done = this.#checkpoint.then(() => retire(previous, this.#root, this.#directory)).then(() => void this.#live.delete(previous));
-    this.#checkpoint = done.catch(() => undefined);
-    await done;
+  /**
+   * Fsyncs every file the journal recorded and removes the journal (the next save starts a new one).
+   * Checkpoints run one after another; one that finds nothing recorded since the last does nothing.
+   */
+  checkpoint(): Promise<void> {
+    const run = this.#checkpoint.then(async () => {
+      const previous = this.#epoch;
+      if (previous.files.size === 0 && this.#live.size === 1) return;
+      const { log } = await AppendLog.open(join(this.#directory, `${String(previous.number + 1)}.log`));
+      this.#epoch = { number: previous.number + 1, log, files: new Set() };
+      this.#live.add(this.#epoch);
+      await retire(previous, this.#root, this.#directory);
+      this.#live.delete(previous);
+    });
+    this.#checkpoint = run.catch(() => undefined);
+    return run;
   }
 
   /** Checkpoints and closes: a clean stop leaves every object fsynced as a file and no journal. */
