@@ -42,7 +42,9 @@ export function fitItems(prefix: string, items: readonly string[], options: Boun
     room -= cost;
     count++;
   }
-  // Per-item counts can differ slightly from the joined line's: check the line and name fewer if needed.
+  // Per-item counts can differ slightly from the joined line's: check the line and name fewer if needed,
+  // or more while the joined line still fits (items counted alone can cost more than in the line).
   while (count > 0 && counter.within(full(count) + "\n", options.maxTokens) === false) count--;
+  while (count < limit && counter.within(full(count + 1) + "\n", options.maxTokens) !== false) count++;
   return { line: full(count), named: count };
 }

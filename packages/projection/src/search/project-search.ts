@@ -83,7 +83,22 @@ export const projectSearch: Projector = (input, context) => {
     stillMissing = filesNotShown(grep, second);
   }
   if (stillMissing.length === 0) return second;
-  const notice = noticeLine(stillMissing, reserved) + "\n";
+  let notice = noticeLine(stillMissing, reserved) + "\n";
+  const nameOf = (file: number): string => `${(grep.files[file] ?? "").slice(base.length)} `;
+  const namesAll = (line: string, files: readonly number[]): boolean => files.every((file) => inCounts(file) || line.includes(nameOf(file)));
+  if (!namesAll(notice, stillMissing)) {
+    // Still short: reserve what naming every file the counts line leaves out costs without spans (any
+    // missing set is among them), select once more, and name what is missing then.
+    const outside = grep.files.flatMap((name, file) => (name === "" || inCounts(file) ? [] : [file]));
+    const briefAll = counter.count(omittedFilesLine(grep, outside, base, reserve, counter, 0, false) + "\n");
+    if (Math.min(reserve, briefAll) > reserved) {
+      reserved = Math.min(reserve, briefAll);
+      second = buildLineView(lines, blocks, { ...options, budgetTokens: budgetTokens - reserved });
+      stillMissing = filesNotShown(grep, second);
+      if (stillMissing.length === 0) return second;
+      notice = noticeLine(stillMissing, reserved) + "\n";
+    }
+  }
   const at = header.length === 0 ? 0 : second.text.indexOf("\n") + 1;
   const text = second.text.slice(0, at) + notice + second.text.slice(at);
   const fits = counter.within(text, budgetTokens) !== false && utf8Length(text) <= context.maxViewBytes;

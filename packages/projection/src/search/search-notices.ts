@@ -50,9 +50,17 @@ export function searchCountsLine(grep: GrepOutput, maxTokens: number, counter: T
  * the original lines they span: "[loupe] no line shown from 3 files: x.ts 3
  * (lines 40–57), y.ts 1 (line 80), … and 1 more", named below `base`, the
  * common directory the counts line gives. When the spans keep any of the first
- * `mustName` files from being named, names and counts alone ("x.ts 3, y.ts 1").
+ * `mustName` files from being named (or `spans` is false), names and counts alone ("x.ts 3, y.ts 1").
  */
-export function omittedFilesLine(grep: GrepOutput, omitted: readonly number[], base: string, maxTokens: number, counter: TokenCounter, mustName = 0): string {
+export function omittedFilesLine(
+  grep: GrepOutput,
+  omitted: readonly number[],
+  base: string,
+  maxTokens: number,
+  counter: TokenCounter,
+  mustName = 0,
+  spans = true,
+): string {
   const first = new Int32Array(grep.files.length).fill(-1);
   const last = new Int32Array(grep.files.length);
   grep.fileOf.forEach((id, index) => {
@@ -72,6 +80,7 @@ export function omittedFilesLine(grep: GrepOutput, omitted: readonly number[], b
       omitted.map((id) => item(id, spans)),
       { maxItems: MAX_NAMED_FILES, maxTokens, counter, more: (count) => `… and ${formatNumber(count)} more` },
     );
+  if (!spans) return fit(false).line;
   const withSpans = fit(true);
   if (withSpans.named >= Math.min(mustName, MAX_NAMED_FILES)) return withSpans.line;
   const brief = fit(false);
