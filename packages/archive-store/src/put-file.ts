@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { link, mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { link, rename, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { throwIfAborted } from "./abort-error.js";
 import type { PutOptions, PutOutcome } from "./archive-store.js";
@@ -7,6 +7,7 @@ import { bodyChunks } from "./body-chunks.js";
 import type { DirectorySync } from "./directory-sync.js";
 import { errnoOf } from "./file-errors.js";
 import type { JournaledObjects } from "./journaled-objects.js";
+import { placeObject } from "./place-object.js";
 import { createTemporary, removeTemporary, writeDurably } from "./temporary-file.js";
 
 /**
@@ -84,43 +85,9 @@ export async function putFileJournaled(
 ): Promise<PutOutcome> {
   throwIfAborted(options.signal, context);
   const ifAbsent = options.ifAbsent === true;
-  if (ifAbsent && (await isFile(path))) return existing(objects, path);
-  const directory = dirname(path);
-  const temporary = join(directory, `.${randomUUID()}.tmp`);
-  let moved = false;
-  try {
-    await writeNew(temporary, body);
-    throwIfAborted(options.signal, context);
-    if (ifAbsent) {
-      try {
-        await link(temporary, path);
-      } catch (error) {
-        if (errnoOf(error) === "EEXIST" && (await isFile(path))) return await existing(objects, path);
-        throw error;
-      }
-    } else {
-      await rename(temporary, path);
-      moved = true;
-    }
-  } finally {
-    if (!moved) await removeTemporary(temporary);
-  }
+  if (placeObject(path, body, ifAbsent) === "exists") return existing(objects, path);
   await objects.commit({ key, path, body }, ifAbsent, options.deferSync === true);
   return "created";
-}
-
-/**
- * Creates `path` with `body`, creating its folder when missing (tried first: the folder usually exists).
- * The folder's entry becomes durable with the object: a replay writes both again, a checkpoint fsyncs both.
- */
-async function writeNew(path: string, body: Uint8Array): Promise<void> {
-  try {
-    await writeFile(path, body, { flag: "wx" });
-  } catch (error) {
-    if (errnoOf(error) !== "ENOENT") throw error;
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, body, { flag: "wx" });
-  }
 }
 
 async function existing(objects: JournaledObjects, path: string): Promise<PutOutcome> {
