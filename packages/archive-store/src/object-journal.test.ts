@@ -52,6 +52,20 @@ describe("the file store's journal", () => {
     await reopened.close?.();
   });
 
+  it("reads a folder the previous version wrote (objects as fsynced files, no journal) and goes on writing to it", async () => {
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(join(root, "v1", "t", "results"), { recursive: true });
+    await writeFile(join(root, "v1", "t", "results", "r_old.json"), '{"resultId":"r_old"}');
+    const store = createFileArchiveStore({ directory: root });
+    assert.equal(text(await store.get("v1/t/results/r_old.json")), '{"resultId":"r_old"}');
+    assert.equal(await store.put("v1/t/results/r_old.json", bytes("other"), { ifAbsent: true }), "exists");
+    await store.put("v1/t/results/r_new.json", bytes("new"));
+    const keys: string[] = [];
+    for await (const key of store.list("v1/t/")) keys.push(key);
+    assert.deepEqual(keys, ["v1/t/results/r_new.json", "v1/t/results/r_old.json"]);
+    await store.close?.();
+  });
+
   it("a torn last journal line (a crash mid-append, never acknowledged) is cut off; the lines before it replay", async () => {
     const store = createFileArchiveStore({ directory: root });
     await store.put("t/x", bytes("acknowledged"));
