@@ -1,15 +1,15 @@
-import { open, stat, unlink } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { throwIfAborted } from "./abort-error.js";
-import type { ArchiveStore, ArchiveStoreStats, GetOptions, ObjectInfo } from "./archive-store.js";
+import type { ArchiveStore, ArchiveStoreStats, ObjectInfo } from "./archive-store.js";
 import { createDirectorySync } from "./directory-sync.js";
-import { bodyChunks } from "./body-chunks.js";
 import { JournaledObjects } from "./journaled-objects.js";
-import { JOURNAL_MAX_BODY_BYTES, ObjectJournal } from "./object-journal.js";
+import { ObjectJournal } from "./object-journal.js";
+import { readFileRange, statFile } from "./read-file.js";
+import { smallBody } from "./small-body.js";
 import { putFile, putFileJournaled } from "./put-file.js";
 import { createWrittenMemo } from "./written-memo.js";
-import { assertValidRange, clipRange } from "./byte-range.js";
+import { assertValidRange } from "./byte-range.js";
 import { appErrorFromFsError, errnoOf } from "./file-errors.js";
 import { assertValidKey, assertValidPrefix } from "./key-rules.js";
 import { walkKeys } from "./walk-keys.js";
@@ -167,56 +167,4 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       }
     },
   };
-}
-
-/** A body small enough for the journal, as one buffer (its size checked); undefined for a larger or unsized stream. */
-async function smallBody(
-  body: Uint8Array | AsyncIterable<Uint8Array>,
-  sizeBytes: number | undefined,
-  signal: AbortSignal | undefined,
-  context: string,
-): Promise<Uint8Array | undefined> {
-  if (body instanceof Uint8Array) {
-    if ((sizeBytes ?? body.byteLength) !== body.byteLength || body.byteLength > JOURNAL_MAX_BODY_BYTES) return undefined;
-    return body;
-  }
-  if (sizeBytes === undefined || sizeBytes > JOURNAL_MAX_BODY_BYTES) return undefined;
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of bodyChunks(body, sizeBytes, signal, context)) chunks.push(chunk);
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-}
-
-async function readFileRange(path: string, options: GetOptions): Promise<Uint8Array> {
-  const handle = await openObject(path);
-  try {
-    const { size } = await handle.stat();
-    const { start, end } = clipRange(options.range ?? { start: 0, end: size }, size);
-    const bytes = new Uint8Array(end - start);
-    let filled = 0;
-    while (filled < bytes.byteLength) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.byteLength - filled, start + filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled === bytes.byteLength ? bytes : bytes.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function openObject(path: string): Promise<FileHandle> {
-  const handle = await open(path, "r");
-  if ((await handle.stat()).isFile()) return handle;
-  await handle.close();
-  throw Object.assign(new Error("not a file"), { code: "ENOENT" });
-}
-
-async function statFile(path: string, key: string): Promise<ObjectInfo | undefined> {
-  try {
-    const info = await stat(path);
-    return info.isFile() ? { sizeBytes: info.size } : undefined;
-  } catch (error) {
-    if (errnoOf(error) === "ENOENT" || errnoOf(error) === "ENOTDIR") return undefined;
-    throw appErrorFromFsError(error, "stat", `key=${key}`);
-  }
 }

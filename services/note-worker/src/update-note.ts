@@ -3,8 +3,8 @@ import type { TurnAppendedData } from "@loupe/events";
 import type { SourceRule, SourceRules } from "@loupe/rules";
 import type { Logger } from "@loupe/runtime";
 import type { SessionStore } from "@loupe/session-store";
-import { summarizeWithFallback } from "@loupe/summarizer";
 import { countMetric, recordMetric } from "@loupe/telemetry";
+import { foldIntoNote } from "./fold-into-note.js";
 import type { TurnReader } from "./turn-reader.js";
 
 /** What a note update needs. */
@@ -155,69 +155,4 @@ async function catchUp(
       cachedInputTokens: next.cachedInputTokens,
     });
   }
-}
-
-async function foldIntoNote(
-  deps: NoteUpdaterDeps,
-  tenant: string,
-  input: {
-    sessionId: string;
-    owner: string;
-    rule: SourceRule;
-    note: NoteRecord | undefined;
-    newTurns: Turn[];
-    contextWindowTokens: number;
-    systemHash: string;
-    toolsHash: string;
-  },
-  options: { onProgress: () => void; lastAttempt: boolean; signal?: AbortSignal },
-): Promise<{ note: NoteRecord; inputTokens?: number; cachedInputTokens?: number }> {
-  const summarizer = deps.summarizerFor(input.rule);
-  const covered = input.note?.coveredThroughSeq ?? 0;
-  // A vendor gets the session's own prefix (system, tools, the turns since the runtime's last swap) so its prompt cache serves it.
-  let prefix = { turns: [] as Turn[], systemPrompt: "", toolsJson: "" };
-  if (summarizer.name !== "extractive") {
-    const base = await deps.sessions.getBase(tenant, input.sessionId);
-    const from = (base?.seq ?? 0) + 1;
-    const read = await deps.turns.read(
-      tenant,
-      input.sessionId,
-      { startSeq: from, endSeq: Math.max(from, covered), systemHash: input.systemHash, toolsHash: input.toolsHash },
-      options.signal,
-    );
-    prefix = { turns: read.turns.filter((turn) => turn.seq <= covered), systemPrompt: read.systemPrompt, toolsJson: read.toolsJson };
-  }
-  const maxNoteTokens = Math.max(256, Math.min(deps.maxNoteTokens, Math.floor(input.contextWindowTokens / 10)));
-  // The saved originals of the calls these turns answer (from the result events): the note cites them.
-  const savedResults = await deps.sessions.getSavedResults(
-    tenant,
-    input.sessionId,
-    input.newTurns.flatMap((turn) => turn.toolResults.map((result) => result.toolUseId)),
-  );
-  const renew = (): void => {
-    options.onProgress();
-    void deps.sessions.renewLease(tenant, input.sessionId, input.owner, deps.leaseMs).catch(() => undefined);
-  };
-  const { draft, author, failedCode } = await summarizeWithFallback(
-    summarizer,
-    {
-      systemPrompt: prefix.systemPrompt,
-      toolsJson: prefix.toolsJson,
-      previous: input.note,
-      coveredTurns: prefix.turns,
-      newTurns: input.newTurns,
-      maxNoteTokens,
-      savedResults,
-    },
-    { onProgress: renew, lastAttempt: options.lastAttempt, ...(options.signal ? { signal: options.signal } : {}) },
-  );
-  if (failedCode !== undefined)
-    deps.logger.warn("summarizer failed; the extractive summarizer writes this note", { summarizer: summarizer.name, code: failedCode });
-  const last = input.newTurns.at(-1)?.seq ?? covered;
-  const note = { text: draft.text, coveredThroughSeq: last, version: (input.note?.version ?? 0) + 1, state: draft.state, author };
-  return {
-    note,
-    ...(draft.inputTokens === undefined ? {} : { inputTokens: draft.inputTokens }),
-    ...(draft.cachedInputTokens === undefined ? {} : { cachedInputTokens: draft.cachedInputTokens }),
-  };
 }
