@@ -41,7 +41,6 @@ export interface Gathered {
   input: ResultInput;
   profile: ModelProfile;
   budgetTokens: number;
-  original: TokenCount;
   resultId: string;
   intent: string;
   /** The file read's path, and the part of the file it covered; undefined for other kinds. */
@@ -71,8 +70,13 @@ function resultInput(result: ToolResult, content: ResultContent, args: Record<st
   };
 }
 
-// Counted whole, in one pass: cheaper than line by line, and the projection's fit check then counts nothing.
-function originalTokens(content: ResultContent, counter: TokenCounter, exact: boolean): TokenCount {
+/**
+ * The original's tokens: counted whole, in one pass (cheaper than line by line, and the projection's fit
+ * check then counts nothing), or taken from a fit check that already counted it all (`fitted`); above
+ * EXACT_COUNT_MAX_BYTES estimated from its bytes.
+ */
+export function originalTokens(content: ResultContent, counter: TokenCounter, exact: boolean, fitted: number | false): TokenCount {
+  if (fitted !== false) return { tokens: fitted, estimated: !exact };
   if (content.bytes.byteLength <= EXACT_COUNT_MAX_BYTES) return { tokens: counter.count(content.text), estimated: !exact };
   return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
 }
@@ -89,7 +93,7 @@ async function ruleOf(request: ProjectRequest, tenant: string, deps: ProjectDeps
 /**
  * The reads of a Project call, each once and before any projection: the request validated and its
  * secrets masked, the canonical content and its revision, the source's rule (or the pinned one),
- * the model's budget, the arguments parsed, the original counted, and the session's last read of
+ * the model's budget, the arguments parsed, and the session's last read of
  * the same file (for the changed-file notice; nothing is written yet).
  * @throws AppError `invalid_argument` (malformed request), `resource_exhausted` (over LOUPE_MAX_RESULT_BYTES)
  */
@@ -121,7 +125,6 @@ export async function gather(request: ProjectRequest, tenant: string, deps: Proj
     input,
     profile,
     budgetTokens: budget.projectorBudgetTokens,
-    original: originalTokens(content, deps.counterFor(profile.encoding), profile.exact),
     resultId: resultIdFor(deps.resultIdSecret, tenant, request.sessionId, content.revision),
     // The intent is used up to 16 KiB (cut at a code-point boundary, never refused): the view follows it.
     intent: boundIntent(request.intent),

@@ -4,7 +4,7 @@ import { ToolKind, type ProjectRequest, type ProjectResponseSchema } from "@loup
 import type { SourceRule } from "@loupe/rules";
 import { resultKindFromToolKind, toolKindFromResultKind } from "../result-kind.js";
 import { viewParts, withMediaIds } from "../view-parts.js";
-import { gather, type Gathered } from "./gather.js";
+import { gather, originalTokens, type Gathered, type TokenCount } from "./gather.js";
 import type { ProjectDeps } from "./project-deps.js";
 import { save, type Saved } from "./save.js";
 import { saveMedia } from "./save-media.js";
@@ -15,7 +15,7 @@ type ProjectResponseInit = MessageInitShape<typeof ProjectResponseSchema>;
 
 function response(
   view: ResultView,
-  gathered: Gathered,
+  gathered: Gathered & { original: TokenCount },
   saved: { resultId: string; archived: boolean; mediaIds: ReadonlyMap<number, string> },
   counter: TokenCounter,
 ): ProjectResponseInit {
@@ -58,6 +58,11 @@ export async function project(
   const gathered = await gather(request, tenant, deps, pinnedRule);
   // One cache of line counts for the call: the view is counted from the counts its projection made.
   const counter = createCachingCounter(deps.counterFor(gathered.profile.encoding));
+  // A result over its budget is saved whatever its view: the save starts now, so the disk works while this
+  // process counts and projects (the fit check stops counting at the budget).
+  const fitted = counter.within(gathered.input.text, gathered.budgetTokens);
+  const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
+  const original = originalTokens(gathered.content, deps.counterFor(gathered.profile.encoding), gathered.profile.exact, fitted);
   const options: ProjectOptions = {
     budgetTokens: gathered.budgetTokens,
     maxViewBytes: deps.maxViewBytes,
@@ -68,19 +73,20 @@ export async function project(
     viewSpecs: deps.viewSpecs,
     ruleViewSpecs: gathered.ruleViewSpecs,
     ...(gathered.intent === "" ? {} : { intent: gathered.intent }),
-    ...(gathered.original.estimated ? {} : { textTokens: gathered.original.tokens }),
+    ...(original.estimated ? {} : { textTokens: original.tokens }),
     ...(gathered.check.notice === "" ? {} : { noticeAbove: gathered.check.notice }),
   };
   const view = projectResult(gathered.input, options);
   // Media with their bytes are saved as results of their own, beside the result (also when its text fits).
   const [saved, mediaIds] = await Promise.all([
-    view.unchanged ? ({ archived: true, resultId: "" } satisfies Saved as Saved) : save(gathered, request, tenant, deps, signal),
+    early ?? (view.unchanged ? ({ archived: true, resultId: "" } satisfies Saved as Saved) : save(gathered, request, tenant, deps, signal)),
     saveMedia(gathered, request, tenant, deps, signal),
   ]);
+  const counted = { ...gathered, original };
   const answer =
     saved.fallback === undefined
-      ? response(view, gathered, { resultId: saved.resultId, archived: saved.archived, mediaIds }, counter)
-      : response(saved.fallback(options), gathered, { resultId: "", archived: false, mediaIds }, counter);
+      ? response(view, counted, { resultId: saved.resultId, archived: saved.archived, mediaIds }, counter)
+      : response(saved.fallback(options), counted, { resultId: "", archived: false, mediaIds }, counter);
   await gathered.check.record({ revision: gathered.content.revision, resultId: saved.archived ? saved.resultId : "" });
   if (gathered.check.notice !== "") answer.parts = [{ content: { case: "text", value: gathered.check.notice } }, ...(answer.parts ?? [])];
   answer.redactedSecrets = gathered.redactedSecrets;
