@@ -138,6 +138,15 @@ describe("loupe hook post-tool-use", () => {
     assert.deepEqual(output.updatedMCPToolOutput, updated);
   });
 
+  it("passes the model Codex names in its payload, so the view fills that model's exact budget (no unknown-tokenizer margin)", async () => {
+    const payload = basePayload("shell", { command: ["bash", "-lc", "make"] }, longLog(5000));
+    const unnamed = await runHook(payload, { ...env, LOUPE_SOURCE: "codex" });
+    const named = await runHook({ ...payload, model: "gpt-5.5" }, { ...env, LOUPE_SOURCE: "codex" });
+    const viewOf = (run: { stdout: string }) => (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput as string;
+    const [without, withModel] = [tokens.count(viewOf(unnamed)), tokens.count(viewOf(named))];
+    assert.ok(without <= 1600 && withModel > 1700 && withModel <= 2000, `views of ${String(without)} and ${String(withModel)} tokens`);
+  });
+
   it("accepts a Codex-style string tool_response and answers with a string", async () => {
     const run = await runHook(basePayload("shell", { command: ["bash", "-lc", "make"] }, longLog(5000)), { ...env, LOUPE_SOURCE: "codex" });
     assert.equal(run.code, 0, run.stderr);

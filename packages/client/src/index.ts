@@ -22,7 +22,7 @@ export { applyProjectionToOpenAiChat } from "./apply-projection-to-open-ai-chat.
 export { projectAnthropicMessages } from "./project-anthropic-messages.js";
 export { composeIntent, MAX_INTENT_BYTES } from "./intent/compose-intent.js";
 export { intentFromAnthropicMessages } from "./intent/intent-from-anthropic-messages.js";
-export { intentFromClaudeTranscript, messagesFromClaudeTranscript } from "./intent/intent-from-claude-transcript.js";
+export { intentFromClaudeTranscript, messagesFromClaudeTranscript, modelFromClaudeTranscript } from "./intent/intent-from-claude-transcript.js";
 export type { ToolResultFromOpenAiOptions } from "./tool-result-from-open-ai.js";
 export type { ProjectAnthropicMessagesOptions, ProjectedAnthropicMessages, ProjectCaller } from "./project-anthropic-messages.js";
 export type {

@@ -3,7 +3,7 @@ import { intentFromAnthropicMessages } from "./intent-from-anthropic-messages.js
 
 interface TranscriptLine {
   type?: unknown;
-  message?: { id?: unknown; role?: unknown; content?: unknown };
+  message?: { id?: unknown; role?: unknown; content?: unknown; model?: unknown };
 }
 
 function parseLine(line: string): TranscriptLine | undefined {
@@ -57,4 +57,18 @@ export function intentFromClaudeTranscript(head: string, tail: string, toolUseId
   const first = messagesFromClaudeTranscript(head).find((message) => message.role === "user");
   const recent = messagesFromClaudeTranscript(tail);
   return intentFromAnthropicMessages(first === undefined ? recent : [first, ...recent], toolUseId);
+}
+
+/**
+ * The model of a Claude Code transcript's last assistant message (the API's `message.model`), which the
+ * next call's view is for; "" when the text holds none.
+ */
+export function modelFromClaudeTranscript(tail: string): string {
+  const lines = tail.split("\n");
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const entry = parseLine(lines[index] ?? "");
+    const model = entry?.type === "assistant" ? entry.message?.model : undefined;
+    if (typeof model === "string" && model !== "") return model.slice(0, 200);
+  }
+  return "";
 }

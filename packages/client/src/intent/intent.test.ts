@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { composeIntent, MAX_INTENT_BYTES } from "./compose-intent.js";
 import { intentFromAnthropicMessages } from "./intent-from-anthropic-messages.js";
-import { intentFromClaudeTranscript, messagesFromClaudeTranscript } from "./intent-from-claude-transcript.js";
+import { intentFromClaudeTranscript, messagesFromClaudeTranscript, modelFromClaudeTranscript } from "./intent-from-claude-transcript.js";
 
 // Lines as Claude Code 2.1.328 writes its transcript (test/runtimes/FINDINGS.md), bookkeeping lines included.
 const transcript = [
@@ -29,6 +29,17 @@ const transcript = [
   .join("\n");
 
 describe("intent", () => {
+  it("the model of a Claude Code transcript's last assistant message, or none", () => {
+    const withModels = [
+      JSON.stringify({ type: "assistant", message: { id: "msg_1", role: "assistant", model: "claude-sonnet-4-5", content: [] } }),
+      JSON.stringify({ type: "user", message: { role: "user", content: "go on" } }),
+      JSON.stringify({ type: "assistant", message: { id: "msg_2", role: "assistant", model: "claude-opus-4-7", content: [] } }),
+      '{"type":"assistant","message":{"model":"cut mid-li',
+    ].join("\n");
+    assert.equal(modelFromClaudeTranscript(withModels), "claude-opus-4-7");
+    assert.equal(modelFromClaudeTranscript(transcript), "");
+  });
+
   it("from a Claude Code transcript: the task and the assistant text that asked for this call", () => {
     assert.equal(
       intentFromClaudeTranscript(transcript, transcript, "toolu_000001"),

@@ -95,8 +95,10 @@ describe("cutHistoryFor(): pins keep a history's bytes", () => {
     const { state, rules } = await setUp({ keepLimitChars: 8000, mode: "project" });
     let calls = 0;
     const intents: string[] = [];
-    const projectText = async ({ text, intent }: { text: string; intent: string }) => {
+    const models: string[] = [];
+    const projectText = async ({ text, intent, model }: { text: string; intent: string; model: string }) => {
       intents.push(intent);
+      models.push(model);
       calls += 1;
       return `view ${String(calls)} of ${String(text.length)} characters`;
     };
@@ -104,6 +106,7 @@ describe("cutHistoryFor(): pins keep a history's bytes", () => {
     const second = await cutHistoryFor({ source: "app", format: HistoryFormat.ANTHROPIC, historyJson: history(long) }, "t", rules, state, counter, projectText);
     assert.equal(calls, 1);
     assert.deepEqual(intents, [""], "a history with no task or asking text has no intent");
+    assert.deepEqual(models, ["m"], "the request's model sets the view's budget (its tokenizer, its margin)");
     assert.equal(resultText(second.historyJson), "view 1 of 50780 characters".replace("50780", String(long.length)));
     assert.deepEqual(second.historyJson, first.historyJson);
   });

@@ -26,6 +26,7 @@ async function projectResults(
   state: StateStore,
   counter: TokenCounter,
   projectText: HistoryProjector,
+  model: string,
 ): Promise<{ projected: Set<HistoryToolResult>; saved: number; before: number }> {
   const projected = new Set<HistoryToolResult>();
   let saved = 0;
@@ -35,7 +36,7 @@ async function projectResults(
     if (pin?.rule.mode !== "project" || pin.rule.keepLimitChars === 0 || !isEligibleForCut(result.toolName, result.text, cutRuleOf(pin.rule))) continue;
     let view = pin.view;
     if (view === undefined) {
-      view = await projectText({ tenant, source, toolName: result.toolName, text: result.text, intent: result.intent, rule: pin.rule });
+      view = await projectText({ tenant, source, toolName: result.toolName, text: result.text, intent: result.intent, model, rule: pin.rule });
       if (view === undefined || view === result.text) continue;
       await recordPinnedView(state, pin, view);
     }
@@ -124,6 +125,12 @@ interface TextCutContext {
   saveText: ImageCutDeps["saveText"] | undefined;
 }
 
+/** The model a vendor request names (Anthropic Messages, OpenAI Chat and Responses); "" when none. */
+function modelOf(body: unknown): string {
+  const model = typeof body === "object" && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === "string" ? model.slice(0, 200) : "";
+}
+
 async function cutTexts(
   request: Pick<CutHistoryRequest, "historyJson">,
   parsed: ParsedHistory,
@@ -141,7 +148,7 @@ async function cutTexts(
     before: projectedBefore,
   } = projectText === undefined
     ? { projected: new Set<HistoryToolResult>(), saved: 0, before: 0 }
-    : await projectResults(parsed.results, pins, tenant, source, state, counter, projectText);
+    : await projectResults(parsed.results, pins, tenant, source, state, counter, projectText, modelOf(parsed.body));
   const cut = cutParsedHistory(
     parsed,
     request.historyJson,

@@ -12,6 +12,8 @@ export type HistoryProjector = (input: {
   toolName: string;
   text: string;
   intent: string;
+  /** The model the request is for, when the history names one (its tokenizer sets the budget's margin). */
+  model: string;
   rule: SourceRule;
 }) => Promise<string | undefined>;
 
@@ -26,12 +28,13 @@ export type HistoryProjector = (input: {
 export function createHistoryProjector(
   project: (request: ProjectRequest, rule: SourceRule, tenant: string) => Promise<MessageInitShape<typeof ProjectResponseSchema>>,
 ): HistoryProjector {
-  return async ({ tenant, source, toolName, text, intent, rule }) => {
+  return async ({ tenant, source, toolName, text, intent, model, rule }) => {
     const response = await project(
       create(ProjectRequestSchema, {
         sessionId: `history:${source}`,
         source,
         intent,
+        model,
         result: { toolName, parts: [{ content: { case: "text", value: text } }] },
       }),
       rule,

@@ -6,7 +6,7 @@ import { extractToolText, responseIsError, type ToolPart, type ToolText } from "
 import { errorMessage, passThrough, positiveInt, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REPLACE, carriesContext, hookRuntimeOf, isLoupeMcpTool, replaceOutputAnswer } from "./hook-runtime.js";
 import { numberedReadView } from "./numbered-read-view.js";
-import { intentFromTranscript } from "./transcript-intent.js";
+import { contextFromTranscript } from "./transcript-intent.js";
 
 export type { HookIo } from "./hook-io.js";
 
@@ -90,7 +90,9 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     if (Buffer.byteLength(original) > maxResultBytes)
       return (passThrough(io, `tool output larger than LOUPE_MAX_RESULT_BYTES [limit_bytes=${String(maxResultBytes)}]`), 0);
 
-    const intent = await intentFromTranscript(runtime, stringField(input, "transcript_path"), stringField(input, "tool_use_id"));
+    const { intent, model: transcriptModel } = await contextFromTranscript(runtime, stringField(input, "transcript_path"), stringField(input, "tool_use_id"));
+    // The model the view is for sets its budget's margin: Codex names it in the payload, Claude Code in its transcript.
+    const model = stringField(input, "model") || transcriptModel;
     const timeoutMs = positiveInt(env, "LOUPE_HOOK_TIMEOUT_MS", DEFAULT_HOOK_TIMEOUT_MS);
     const address = loupeAddress(env);
     const client = projectionClient(env, address, maxResultBytes);
@@ -101,6 +103,7 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
           sessionId: stringField(input, "session_id"),
           source: env["LOUPE_SOURCE"] ?? runtime,
           intent,
+          model,
           result: {
             toolUseId: stringField(input, "tool_use_id"),
             toolName,

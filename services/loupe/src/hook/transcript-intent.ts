@@ -1,19 +1,27 @@
 import { open } from "node:fs/promises";
-import { intentFromClaudeTranscript } from "@loupe/client";
+import { intentFromClaudeTranscript, modelFromClaudeTranscript } from "@loupe/client";
 import type { HookRuntime } from "./hook-runtime.js";
 
 /** How much of a transcript's start (the task) and end (the message that asked for the call) is read. */
 const HEAD_BYTES = 256 * 1024;
 const TAIL_BYTES = 512 * 1024;
 
+/** What a transcript tells about a tool call: its intent, and the model the view is for. */
+export interface TranscriptContext {
+  intent: string;
+  model: string;
+}
+
+const NOTHING: TranscriptContext = { intent: "", model: "" };
+
 /**
  * The intent of a tool call from the runtime's transcript (Claude Code's `transcript_path`): the task
- * and the assistant text that asked for the call, read from the transcript's start and end only.
- * "" when the runtime keeps another format, the file cannot be read, or nothing is found: a view
- * without an intent is the view Loupe always gave.
+ * and the assistant text that asked for the call, read from the transcript's start and end only; and
+ * the model of the last assistant message. "" for either when the runtime keeps another format, the
+ * file cannot be read, or nothing is found: a view without an intent is the view Loupe always gave.
  */
-export async function intentFromTranscript(runtime: HookRuntime, path: string, toolUseId: string): Promise<string> {
-  if (runtime !== "claude-code" || path === "") return "";
+export async function contextFromTranscript(runtime: HookRuntime, path: string, toolUseId: string): Promise<TranscriptContext> {
+  if (runtime !== "claude-code" || path === "") return NOTHING;
   try {
     const file = await open(path, "r");
     try {
@@ -25,12 +33,12 @@ export async function intentFromTranscript(runtime: HookRuntime, path: string, t
       };
       const head = await read(0, Math.min(size, HEAD_BYTES));
       const tail = size <= HEAD_BYTES ? head : await read(Math.max(0, size - TAIL_BYTES), Math.min(size, TAIL_BYTES));
-      return intentFromClaudeTranscript(head, tail, toolUseId);
+      return { intent: intentFromClaudeTranscript(head, tail, toolUseId), model: modelFromClaudeTranscript(tail) };
     } finally {
       await file.close();
     }
   } catch {
     // No transcript to read (moved, not yet written, another format): no intent.
-    return "";
+    return NOTHING;
   }
 }
