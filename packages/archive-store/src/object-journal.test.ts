@@ -66,6 +66,17 @@ describe("the file store's journal", () => {
     await store.close?.();
   });
 
+  it("takes its folder for one writer: a second store on it is refused until the first closes", async () => {
+    const store = createFileArchiveStore({ directory: root });
+    await store.put("t/x", bytes("one"));
+    const second = createFileArchiveStore({ directory: root });
+    await assert.rejects(second.get("t/x"), (error: unknown) => isAppError(error) && error.code === "failed_precondition");
+    await store.close?.();
+    const third = createFileArchiveStore({ directory: root });
+    assert.equal(text(await third.get("t/x")), "one");
+    await third.close?.();
+  });
+
   it("a torn last journal line (a crash mid-append, never acknowledged) is cut off; the lines before it replay", async () => {
     const store = createFileArchiveStore({ directory: root });
     await store.put("t/x", bytes("acknowledged"));

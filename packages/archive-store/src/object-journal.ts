@@ -1,6 +1,7 @@
 import { open, readdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { AppendLog, syncDirectory } from "@loupe/durable-file";
+import { lockDirectory } from "@loupe/runtime";
 import { errnoOf } from "./file-errors.js";
 
 /** Bodies up to this size are made durable through the journal; larger ones are fsynced as files. */
@@ -54,15 +55,32 @@ export class ObjectJournal {
   /** Saves not yet durable, by path: a creator that finds the object waits for these. */
   readonly #pending = new Map<string, Promise<void>>();
 
-  private constructor(root: string, directory: string, epoch: Epoch) {
+  readonly #unlock: () => Promise<void>;
+
+  private constructor(root: string, directory: string, epoch: Epoch, unlock: () => Promise<void>) {
+    this.#unlock = unlock;
     this.#root = root;
     this.#directory = directory;
     this.#epoch = epoch;
     this.#live.add(epoch);
   }
 
-  /** Replays and removes the journal files left in `<root>/.journal`, then opens a new one. */
+  /**
+   * Takes the folder for this process (one writer: another live process holding it is refused with
+   * `failed_precondition`), replays and removes the journal files left in `<root>/.journal`, then opens
+   * a new one.
+   */
   static async open(root: string, replay: JournalReplay): Promise<ObjectJournal> {
+    const unlock = await lockDirectory(root, { fileName: ".lock", label: "archive folder" });
+    try {
+      return await ObjectJournal.#open(root, replay, unlock);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+  }
+
+  static async #open(root: string, replay: JournalReplay, unlock: () => Promise<void>): Promise<ObjectJournal> {
     const directory = join(root, ".journal");
     const numbers = (await namesIn(directory))
       .map((name) => /^(\d+)\.log$/.exec(name)?.[1])
@@ -83,7 +101,7 @@ export class ObjectJournal {
     }
     const number = (numbers.at(-1) ?? 0) + 1;
     const { log } = await AppendLog.open(join(directory, `${String(number)}.log`));
-    return new ObjectJournal(root, directory, { number, log, files: new Set() });
+    return new ObjectJournal(root, directory, { number, log, files: new Set() }, unlock);
   }
 
   /** Records `body` as the object at `key` (its file already written at `path`); resolves once durable. */
@@ -137,6 +155,7 @@ export class ObjectJournal {
     await this.#checkpoint;
     await this.#epoch.log.close();
     await retire(this.#epoch, this.#root, this.#directory, false);
+    await this.#unlock();
   }
 
   async #record(paths: readonly string[], entry: Entry): Promise<void> {
