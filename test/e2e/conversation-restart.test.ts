@@ -3,40 +3,52 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import type { DescService } from "@bufbuild/protobuf";
 import { createGrpcClient } from "@loupe/grpc";
 import { ConversationService, ProjectionService } from "@loupe/proto";
 import { freePort, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
 import { agentSession } from "../support/agent-session.js";
 import { eventually } from "../support/eventually.js";
 
-describe("embedded mode keeps every accepted turn and note across a crash (invariant 8)", () => {
+/** `loupe serve` on one data dir and port, which a test kills (SIGKILL) and starts again. */
+function crashableLoupe() {
   let dataDir = "";
+  let grpcPort = 0;
   let loupe: LoupeProcess | undefined;
-  after(async () => {
-    await loupe?.stop("SIGKILL");
-    if (dataDir !== "") await rm(dataDir, { recursive: true, force: true });
-  });
-
-  const start = async (grpcPort: number) => {
-    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: "0" });
-    await loupe.waitFor(/loupe is serving/);
-    return createGrpcClient(ConversationService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+  return {
+    dataDir: () => dataDir,
+    async start<S extends DescService>(service: S) {
+      if (dataDir === "") [dataDir, grpcPort] = [await mkdtemp(join(tmpdir(), "loupe-restart-")), await freePort()];
+      loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: "0" });
+      await loupe.waitFor(/loupe is serving/);
+      return createGrpcClient(service, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+    },
+    kill: async () => {
+      await loupe?.stop("SIGKILL");
+    },
+    async cleanup() {
+      await loupe?.stop("SIGKILL");
+      if (dataDir !== "") await rm(dataDir, { recursive: true, force: true });
+    },
   };
+}
+
+describe("embedded mode keeps every accepted turn and note across a crash (invariant 8)", () => {
+  const loupe = crashableLoupe();
+  after(() => loupe.cleanup());
 
   it("answers the same log, note and duplicates after SIGKILL and a restart on the same data dir", async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "loupe-restart-"));
-    const grpcPort = await freePort();
     const turns = agentSession(10);
-    let client = await start(grpcPort);
+    let client = await loupe.start(ConversationService);
     await client.appendTurns({ sessionId: "crash", source: "app", systemPrompt: "You are a coding agent.", turns, contextWindowTokens: 6000 });
     const before = await eventually(async () => {
       const got = await client.getNote({ sessionId: "crash" });
       return (got.note?.version ?? 0) > 0 ? got.note : undefined;
     }, 20_000);
     client.close();
-    await loupe?.stop("SIGKILL");
+    await loupe.kill();
 
-    client = await start(grpcPort);
+    client = await loupe.start(ConversationService);
     const history = await client.readHistory({ sessionId: "crash", startSeq: 1, budgetTokens: 200_000 });
     assert.deepEqual(
       history.turns.map((turn) => turn.seq),
@@ -52,23 +64,11 @@ describe("embedded mode keeps every accepted turn and note across a crash (invar
 });
 
 describe("embedded mode keeps every saved result across a crash (invariant 8, the archive's journal)", () => {
-  let dataDir = "";
-  let loupe: LoupeProcess | undefined;
-  after(async () => {
-    await loupe?.stop("SIGKILL");
-    if (dataDir !== "") await rm(dataDir, { recursive: true, force: true });
-  });
-
-  const start = async (grpcPort: number) => {
-    loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: "0" });
-    await loupe.waitFor(/loupe is serving/);
-    return createGrpcClient(ProjectionService, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
-  };
+  const loupe = crashableLoupe();
+  after(() => loupe.cleanup());
 
   it("recovers every acknowledged result whole after SIGKILL mid-load and a restart on the same data dir", async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "loupe-restart-"));
-    const grpcPort = await freePort();
-    let client = await start(grpcPort);
+    let client = await loupe.start(ProjectionService);
     const texts = Array.from({ length: 40 }, (_, call) =>
       Array.from({ length: 400 }, (_, line) => `[call ${String(call)}] line ${String(line)}: compiling src/module${String(line % 37)}.ts ... ok`).join("\n"),
     );
@@ -82,16 +82,16 @@ describe("embedded mode keeps every saved result across a crash (invariant 8, th
       if (answer.archived) saved.push({ resultId: answer.resultId, text });
     });
     await eventually(() => Promise.resolve(saved.length >= 20 ? true : undefined), 20_000);
-    const journal = await readdir(join(dataDir, "archive", ".journal"));
+    const journal = await readdir(join(loupe.dataDir(), "archive", ".journal"));
     assert.ok(
       journal.some((name) => name.endsWith(".log")),
       "a crash leaves the journal to replay",
     );
-    await loupe?.stop("SIGKILL");
+    await loupe.kill();
     await Promise.allSettled(inFlight);
     client.close();
 
-    client = await start(grpcPort);
+    client = await loupe.start(ProjectionService);
     for (const { resultId, text } of saved) {
       const lines = text.split("\n").length;
       const recovered = await client.recover({ resultId, startLine: 1, endLine: lines, budgetTokens: 200_000 });
