@@ -63,6 +63,24 @@ describe("putResult()", () => {
     assert.equal((await loadRecord(store, "t", "r_torn00000000000000000", NOW_MS)).sizeBytes, text.length);
   });
 
+  it("on a store whose every put is durable (no sync, like S3), a Put of stored content reads nothing back", async () => {
+    let gets = 0;
+    const durable: ArchiveStore = {
+      ...store,
+      get: (key, options) => {
+        gets += 1;
+        return store.get(key, options);
+      },
+    };
+    delete (durable as { sync?: unknown }).sync;
+    const putOn = (resultId: string) =>
+      putResult(putStream({ resultId }, "same content\n"), { store: durable, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+    await putOn("r_durable0000000000001");
+    const { deduplicated } = await putOn("r_durable0000000000002");
+    assert.equal(deduplicated, true);
+    assert.equal(gets, 0);
+  });
+
   it("refuses a malformed header before it stores anything", async () => {
     const invalid = (error: unknown) => isAppError(error) && error.code === "invalid_argument";
     await assert.rejects(put({ resultId: "nope" }, "x\n"), invalid);

@@ -8,8 +8,13 @@ export const SMALL_CONTENT_BYTES = 256 * 1024;
 
 type PutOptions = { signal?: AbortSignal; deferSync: boolean };
 
-/** Writes `bytes` at `key` again when the stored object differs (a torn leftover); a missing one is written too. */
+/**
+ * Writes `bytes` at `key` again when the stored object differs (a torn leftover); a missing one is written too.
+ * Only a store that places objects before they are durable (one with `sync`, the file store) can hold a torn
+ * leftover: on any other (S3, where every put is durable) this reads nothing.
+ */
 async function healObject(store: ArchiveStore, key: string, bytes: Uint8Array, options: PutOptions): Promise<void> {
+  if (store.sync === undefined) return;
   const stored = await store.get(key, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
   if (stored !== undefined && Buffer.compare(stored, bytes) === 0) return;
   await store.put(key, bytes, options);
