@@ -1,38 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { createTokenCounter, MAX_INTENT_BYTES, MAX_VIEW_BYTES } from "@loupe/projection";
-import { ProjectRequestSchema, ResultRecordSchema, ToolKind } from "@loupe/proto";
-import { createSourceRules } from "@loupe/rules";
-import { createLogger } from "@loupe/runtime";
-import { createMemoryStateStore } from "@loupe/state-store";
-import type { ArchiveClient } from "@loupe/archive-client";
-import { createPathRevisions } from "../path-revisions.js";
+import { createTokenCounter, MAX_INTENT_BYTES } from "@loupe/projection";
+import { ProjectRequestSchema, ToolKind } from "@loupe/proto";
 import { project, type ProjectDeps } from "./project.js";
+import { projectDepsForTest } from "./project-test-deps.js";
 
-function deps(): ProjectDeps {
-  const state = createMemoryStateStore();
-  const unused = (): never => {
-    throw new Error("unused");
-  };
-  const put: ArchiveClient["put"] = () => Promise.resolve(create(ResultRecordSchema));
-  return {
-    archive: { put, read: unused, search: unused, delete: unused, appendTurns: unused, readTurns: unused, searchTurns: unused, close: () => undefined },
-    counterFor: () => createTokenCounter("o200k_base"),
-    maxResultBytes: 64 * 1024 * 1024,
-    maxViewBytes: MAX_VIEW_BYTES,
-    defaultBudgetTokens: 2000,
-    archiveTimeoutMs: 1000,
-    resultIdSecret: "secret",
-    redactionRules: undefined,
-    viewSpecs: [],
-    sourceRules: createSourceRules(state),
-    state,
-    pathRevisions: createPathRevisions(state, 60_000),
-    logger: createLogger({ service: "test", level: "error" }),
-    onArchiveFailure: () => undefined,
-  };
-}
+const deps = (): ProjectDeps => projectDepsForTest(createTokenCounter("o200k_base"));
 
 // A file read whose middle holds the function the intent names.
 const file = Array.from({ length: 3000 }, (_, index) =>

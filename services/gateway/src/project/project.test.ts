@@ -2,14 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { createTokenCounter, MAX_VIEW_BYTES, type TokenCounter } from "@loupe/projection";
-import { ProjectRequestSchema, ResultRecordSchema, ToolKind } from "@loupe/proto";
-import { createSourceRules } from "@loupe/rules";
-import { createLogger } from "@loupe/runtime";
-import { createMemoryStateStore } from "@loupe/state-store";
-import type { ArchiveClient } from "@loupe/archive-client";
-import { createPathRevisions } from "../path-revisions.js";
-import { project, type ProjectDeps } from "./project.js";
+import { createTokenCounter, type TokenCounter } from "@loupe/projection";
+import { ProjectRequestSchema, ToolKind } from "@loupe/proto";
+import { projectDepsForTest } from "./project-test-deps.js";
+import { project } from "./project.js";
 
 const exact = createTokenCounter("o200k_base");
 
@@ -31,28 +27,7 @@ function spyCounter(): { counter: TokenCounter; counted: string[]; checked: stri
   return { counter, counted, checked };
 }
 
-function depsWith(counter: TokenCounter, put: ArchiveClient["put"] = () => Promise.resolve(create(ResultRecordSchema))): ProjectDeps {
-  const state = createMemoryStateStore();
-  const unused = (): never => {
-    throw new Error("unused");
-  };
-  return {
-    archive: { put, read: unused, search: unused, delete: unused, appendTurns: unused, readTurns: unused, searchTurns: unused, close: () => undefined },
-    counterFor: () => counter,
-    maxResultBytes: 64 * 1024 * 1024,
-    maxViewBytes: MAX_VIEW_BYTES,
-    defaultBudgetTokens: 2000,
-    archiveTimeoutMs: 1000,
-    resultIdSecret: "secret",
-    redactionRules: undefined,
-    viewSpecs: [],
-    sourceRules: createSourceRules(state),
-    state,
-    pathRevisions: createPathRevisions(state, 60_000),
-    logger: createLogger({ service: "test", level: "error" }),
-    onArchiveFailure: () => undefined,
-  };
-}
+const depsWith = projectDepsForTest;
 
 // gpt-4o counts in o200k_base exactly, so the original's count is not flagged as an estimate.
 function request(text: string, toolName = "bash", argsJson = "") {
