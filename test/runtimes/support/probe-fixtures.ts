@@ -23,29 +23,38 @@ export const FAILING_TESTS = { total: 60, failing: [7, 23, 51] } as const;
  * A Python unittest file with 60 tests of which 3 fail (assertion errors with tracebacks), so
  * `python3 -m unittest -v test_numbers.py` prints a long log and exits 1 with `FAILED (failures=3)`.
  */
-export const FAILING_TEST_FILE = [
-  "import unittest",
-  "",
-  "",
-  "class NumbersTest(unittest.TestCase):",
-  "    pass",
-  "",
-  "",
-  "def make(n):",
-  "    def test(self):",
-  `        expected = n * 2 if n not in (${FAILING_TESTS.failing.join(", ")}) else n * 2 + 1`,
-  "        self.assertEqual(n + n, expected, f'doubling {n} went wrong')",
-  "    return test",
-  "",
-  "",
-  `for n in range(1, ${String(FAILING_TESTS.total + 1)}):`,
-  "    setattr(NumbersTest, f'test_double_{n:02d}', make(n))",
-  "",
-  "",
-  "if __name__ == '__main__':",
-  "    unittest.main()",
-  "",
-].join("\n");
+export const FAILING_TEST_FILE = unittestFile(FAILING_TESTS);
+
+/**
+ * A Python unittest file of `total` tests (`test_double_01` …, numbered to the width of `total`), of which
+ * those in `failing` fail with an assertion error naming their number.
+ */
+export function unittestFile(tests: { readonly total: number; readonly failing: readonly number[] }): string {
+  const width = String(tests.total).length;
+  return [
+    "import unittest",
+    "",
+    "",
+    "class NumbersTest(unittest.TestCase):",
+    "    pass",
+    "",
+    "",
+    "def make(n):",
+    "    def test(self):",
+    `        expected = n * 2 if n not in (${tests.failing.join(", ")}) else n * 2 + 1`,
+    "        self.assertEqual(n + n, expected, f'doubling {n} went wrong')",
+    "    return test",
+    "",
+    "",
+    `for n in range(1, ${String(tests.total + 1)}):`,
+    `    setattr(NumbersTest, f'test_double_{n:0${String(width)}d}', make(n))`,
+    "",
+    "",
+    "if __name__ == '__main__':",
+    "    unittest.main()",
+    "",
+  ].join("\n");
+}
 
 /** The command that runs {@link FAILING_TEST_FILE} (written as `test_numbers.py`) and fails. */
 export const FAILING_COMMAND = "python3 -m unittest -v test_numbers.py";

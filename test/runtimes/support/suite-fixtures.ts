@@ -2,7 +2,7 @@
  * What the real-runtime suite has each runtime do, with oracles computed here (independently of
  * Loupe): a long log, a failing unittest run, a long file to read and search, a tracker's JSON.
  */
-import { longFile } from "./probe-fixtures.js";
+import { longFile, unittestFile } from "./probe-fixtures.js";
 
 export { LONG_OUTPUT_COMMAND, LONG_OUTPUT_LINES, longOutputLine, longFile, LONG_FILE_LINES } from "./probe-fixtures.js";
 
@@ -25,29 +25,7 @@ export const FAILING_TEST_NAMES: readonly string[] = SUITE_TESTS.failing.map((n)
  * 40 KB (one line a test, then the three failures with tracebacks and the summary) and exits 1.
  * Long enough that every runtime and Loupe must shorten it.
  */
-export const SUITE_TEST_FILE = [
-  "import unittest",
-  "",
-  "",
-  "class NumbersTest(unittest.TestCase):",
-  "    pass",
-  "",
-  "",
-  "def make(n):",
-  "    def test(self):",
-  `        expected = n * 2 if n not in (${SUITE_TESTS.failing.join(", ")}) else n * 2 + 1`,
-  "        self.assertEqual(n + n, expected, f'doubling {n} went wrong')",
-  "    return test",
-  "",
-  "",
-  `for n in range(1, ${String(SUITE_TESTS.total + 1)}):`,
-  "    setattr(NumbersTest, f'test_double_{n:03d}', make(n))",
-  "",
-  "",
-  "if __name__ == '__main__':",
-  "    unittest.main()",
-  "",
-].join("\n");
+export const SUITE_TEST_FILE = unittestFile(SUITE_TESTS);
 
 /** Runs {@link SUITE_TEST_FILE} (written as `test_numbers.py`); exits 1. */
 export const SUITE_FAILING_COMMAND = "python3 -m unittest -v test_numbers.py";
