@@ -8,6 +8,7 @@ import { splitLines } from "../split-lines.js";
 import { checkLineView } from "../testing/check-line-view.js";
 import { installedFile } from "../testing/installed-file.js";
 import { createTokenCounter } from "../token-counter.js";
+import { DECLARATION_MAP_OPENING } from "./declaration-map.js";
 import { looksLikeNumberedFile } from "./looks-like-numbered-file.js";
 import { projectFileRead } from "./project-file-read.js";
 
@@ -94,23 +95,26 @@ describe("projectFileRead() on real reads of a large file", () => {
   const file = BIG_FILE;
   const fileLines = splitLines(readFileSync(file, "utf8"));
 
-  it("cat -n: verbatim lines, the head, an outline of the middle, notices naming the file", () => {
+  it("cat -n: verbatim lines, the head, a map of the middle's declarations, notices naming the file", () => {
     const text = sh(`cat -n ${file}`);
     const options = context(2000);
     const view = projectFileRead(input(text, "bash", { command: `cat -n ${file}` }), options);
     checkLineView(text, view, options);
-    assert.ok(view.text.startsWith("     1\t/*! ****"), "the head is kept");
+    const shown = splitLines(view.text);
+    assert.ok(shown.find((line) => !line.startsWith("[loupe"))?.startsWith("     1\t/*! ****"), "the head is kept");
     // Oracle: top-level function declarations as `cat -n` prints them (not the projector's patterns).
-    const kept = splitLines(view.text).filter((line) => !line.startsWith("[loupe"));
-    const middle = kept.filter((line) => {
-      const number = Number(/^\s*(\d+)\t/.exec(line)?.[1] ?? 0);
-      return number > 200 && number < fileLines.length - 200;
-    });
-    assert.ok(
-      middle.some((line) => /^\s*\d+\t(?:function|class) \w+/.test(line)),
-      "outline lines from the middle are kept",
-    );
-    assert.ok(view.omissions.length >= 3, "outline lines split the middle into several gaps");
+    const map = shown.find((line) => line.startsWith(DECLARATION_MAP_OPENING)) ?? "";
+    const entries = [...map.matchAll(/(?:: |, )([\d,]+) ((?:function|class) [\w$]+)/g)].map((match) => ({
+      line: Number((match[1] ?? "").replace(/,/g, "")),
+      label: match[2] ?? "",
+    }));
+    const middle = entries.filter(({ line }) => line > 200 && line < fileLines.length - 200);
+    assert.ok(middle.length >= 10, `the map names declarations of the middle: ${map.slice(0, 200)}`);
+    for (const { line, label } of entries) {
+      assert.ok(fileLines[line - 1]?.trimStart().startsWith(label), `line ${String(line)} of the file declares ${label}`);
+      assert.ok(!shown.includes(splitLines(text)[line - 1] ?? ""), `line ${String(line)} is named because it is not shown`);
+    }
+    assert.ok(view.omissions.length >= 1);
     const total = Number(sh(`wc -l < ${file}`).trim());
     for (const omission of view.omissions) assert.ok(omission.description.includes(`of ${file} (${total.toLocaleString("en-US")} lines) omitted`));
   });

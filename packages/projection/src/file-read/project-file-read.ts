@@ -6,6 +6,7 @@ import type { Projector } from "../projectors/projector.js";
 import { createCachingCounter } from "./caching-counter.js";
 import { chooseOutline } from "./choose-outline.js";
 import { reachWithin } from "./choose-within.js";
+import { declarationMapNotice, declarationsOf, type Declaration } from "./declaration-map.js";
 import { fileGapNotice } from "./file-gap-notice.js";
 import { readSourceOf } from "./read-source.js";
 
@@ -50,8 +51,15 @@ export const projectFileRead: Projector = (input, context) => {
     after: CONTEXT_AFTER,
     priority: 0,
   });
+  // The map of omitted declarations (one notice line) is kept room for before any line: at most its share.
+  const declarations = shares.map > 0 ? declarationsOf(lines, source.path, source.numbered) : [];
+  const mapTokens = Math.floor(budgetTokens * shares.map);
+  const mapCost = (omitted: readonly Declaration[]): number => {
+    const notice = declarationMapNotice(omitted, new Uint8Array(total), mapTokens, counter);
+    return notice === "" ? 0 : counter.count(notice + "\n") + 2;
+  };
   // Outline, head and tail share what the intent's lines leave; the intent's windows stand in for the outline.
-  const room = Math.max(0, budgetTokens - gapTokens - intent.tokens);
+  const room = Math.max(0, budgetTokens - gapTokens - intent.tokens - mapCost(declarations));
   const guided = intent.chosen.length > 0;
   const outlineTokens = !guided && room >= FILE_READ_OUTLINE_MIN_GAPS * gapTokens ? Math.floor(room * shares.outline) : 0;
   const headTokens = Math.floor((room - outlineTokens) * (guided ? shares.intentHead : shares.head));
@@ -77,12 +85,22 @@ export const projectFileRead: Projector = (input, context) => {
     // What the head leaves (less than its next line) may still hold a short line above the tail.
     { start: 1, end: total, priority: 3, take: "tail", skip: true },
   ];
+  // What the head, tail and the intent's lines leave out is what the map will name: only that is kept room for.
+  const chosen = new Set(intent.chosen);
+  const mapReserve = mapCost(declarations.filter(({ index }) => index >= headEnd && index < tailStart && !chosen.has(index)));
+  const intentNotice = intent.selectionNotice;
+  const selectionNotice =
+    mapReserve > 0
+      ? (kept: Uint8Array): string =>
+          [intentNotice?.(kept) ?? "", declarationMapNotice(declarations, kept, mapTokens, counter)].filter((line) => line !== "").join("\n")
+      : intentNotice;
   return buildLineView(lines, blocks, {
     budgetTokens,
     maxViewBytes: context.maxViewBytes,
     counter,
     describeGap,
     briefGaps: true,
-    ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
+    ...(selectionNotice ? { selectionNotice } : {}),
+    ...(mapReserve > 0 ? { selectionNoticeTokens: mapReserve } : {}),
   });
 };

@@ -18,6 +18,8 @@ export interface LineViewOptions {
   selectionNotice?: (kept: Uint8Array) => string;
   /** Gap notices after the first are brief (see briefGapNotice): more of the budget goes to lines. */
   briefGaps?: boolean;
+  /** Tokens kept for the selection notice from the first selection on (a notice known to be long); default 0. */
+  selectionNoticeTokens?: number;
 }
 
 const MAX_ATTEMPTS = 4;
@@ -42,9 +44,10 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
       ? { laterGapTokens: Math.min(gapTokens, options.counter.count(widestBrief) + 1), laterGapBytes: Math.min(gapBytes, utf8Length(widestBrief)) }
       : {};
   let budgetTokens = options.budgetTokens;
-  // Room kept for the selection notice once a selection without it turned out to need one.
-  let noticeTokens = 0;
-  let noticeBytes = 0;
+  // Room kept for the selection notice: what the caller asks for, or once a selection turned out to need more.
+  let noticeTokens = options.selectionNoticeTokens ?? 0;
+  let noticeBytes = noticeTokens * 8;
+  let noticeGrown = false;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const selection = selectLines({
       lines,
@@ -60,11 +63,15 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
       ...(options.display ? { display: options.display } : {}),
     });
     const notice = options.selectionNotice?.(selection.kept) ?? "";
-    if (notice !== "" && noticeTokens === 0) {
-      noticeTokens = options.counter.count(notice + "\n") + 2;
-      noticeBytes = utf8Length(notice) + 8;
-      attempt--;
-      continue;
+    if (notice !== "" && !noticeGrown) {
+      const needed = options.counter.count(notice + "\n") + 2;
+      if (needed > noticeTokens) {
+        noticeGrown = true;
+        noticeTokens = needed;
+        noticeBytes = Math.max(noticeBytes, utf8Length(notice) + 8);
+        attempt--;
+        continue;
+      }
     }
     const shown = notice === "" ? header : [...header, notice];
     const view = renderSelection(lines, selection.kept, {

@@ -34,7 +34,14 @@ export interface ProjectionShares {
    * stand in for the outline, and the head takes `intentHead` of what they
    * leave (the tail the rest).
    */
-  readonly fileRead: { readonly outline: number; readonly head: number; readonly tail: number; readonly intentHead: number };
+  readonly fileRead: {
+    readonly outline: number;
+    readonly head: number;
+    readonly tail: number;
+    readonly intentHead: number;
+    /** Of the whole budget: the most the one-line map of omitted declarations may cost (see declarationMapNotice); 0 = no map. */
+    readonly map: number;
+  };
   /** Of the room after the header and one notice; the notices' shares are of the whole budget. */
   readonly search: {
     readonly head: number;
@@ -80,7 +87,7 @@ export const DEFAULT_SHARES: ProjectionShares = Object.freeze({
     summaryBlockFallback: 0.3,
   }),
   generic: Object.freeze({ head: 0.4, tail: 0.2 }),
-  fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35, intentHead: 0.5 }),
+  fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35, intentHead: 0.5, map: 0.3 }),
   search: Object.freeze({ head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2, counts: 0.1, omittedFiles: 0.15 }),
   listing: Object.freeze({ head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 }),
   headTail: Object.freeze({ head: 0.65 }),

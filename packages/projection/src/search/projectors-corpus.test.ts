@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
+import { DECLARATION_MAP_OPENING } from "../file-read/declaration-map.js";
 import { projectFileRead } from "../file-read/project-file-read.js";
 import { projectHeadTail } from "../head-tail-view.js";
 import { projectListing } from "../listing/project-listing.js";
@@ -82,11 +83,15 @@ function occurs(item: string, text: string): boolean {
   return text.includes(item);
 }
 
-/** The view without Loupe's notice lines. */
+/**
+ * The view without Loupe's notice lines, except a file read's map of omitted
+ * declarations: its labels are the output's own text (a continuation's result
+ * id or a pattern from the intent is not).
+ */
 function body(text: string): string {
   return text
     .split("\n")
-    .filter((line) => !line.startsWith("[loupe"))
+    .filter((line) => !line.startsWith("[loupe") || line.startsWith(DECLARATION_MAP_OPENING))
     .join("\n");
 }
 

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { splitLines } from "../split-lines.js";
+import { createTokenCounter } from "../token-counter.js";
+import { DECLARATION_MAP_OPENING, declarationLabel, declarationMapNotice, declarationsOf } from "./declaration-map.js";
+import { projectFileRead } from "./project-file-read.js";
+
+const counter = createTokenCounter();
+const RESULT_ID = "r_0123456789abcdefghijABCDEFGHIJ_-";
+
+describe("declarationLabel()", () => {
+  it("keeps a declaration up to its parameters, bases, type parameters, value or body", () => {
+    assert.equal(declarationLabel("def iter_modules_and_files(modules, extra_files):\n", false), "def iter_modules_and_files");
+    assert.equal(declarationLabel("class BaseReloader:\n", false), "class BaseReloader");
+    assert.equal(declarationLabel("    class Meta(Base):\n", false), "class Meta");
+    assert.equal(declarationLabel("export async function project<T>(input: T): void {\n", false), "export async function project");
+    assert.equal(declarationLabel("export const limit = 5;\n", false), "export const limit");
+    assert.equal(declarationLabel("   264\tclass BaseReloader:\n", true), "class BaseReloader");
+    assert.equal(declarationLabel("## Usage: the CLI (beta)\n", false), "## Usage: the CLI (beta)");
+    const long = declarationLabel(`def ${"x".repeat(100)}():\n`, false);
+    assert.equal(long.length, 60);
+    assert.ok(long.endsWith("…"));
+  });
+});
+
+describe("declarationMapNotice()", () => {
+  const lines = splitLines(
+    [
+      "import os",
+      "class Loader:",
+      "    def load(self):",
+      "        return 1",
+      "def helper():",
+      "    pass",
+      "class Saver:",
+      "    def save(self):",
+      "        return 2",
+    ].join("\n"),
+  );
+  const declarations = declarationsOf(lines, "app.py", false);
+
+  it("names only the declarations the view leaves out, in line order, with the output's line numbers", () => {
+    assert.deepEqual(
+      declarations.map(({ index, level, label }) => [index, level, label]),
+      [
+        [1, 0, "class Loader"],
+        [2, 4, "def load"],
+        [4, 0, "def helper"],
+        [6, 0, "class Saver"],
+        [7, 4, "def save"],
+      ],
+    );
+    const kept = new Uint8Array(lines.length);
+    kept[0] = kept[1] = kept[2] = 1;
+    assert.equal(
+      declarationMapNotice(declarations, kept, 200, counter),
+      `${DECLARATION_MAP_OPENING}5 def helper, 7 class Saver, 8 def save; recover a range as below`,
+    );
+    assert.equal(declarationMapNotice(declarations, new Uint8Array(lines.length).fill(1), 200, counter), "", "nothing omitted");
+  });
+
+  it("keeps the outermost within its tokens and counts the rest", () => {
+    const none = new Uint8Array(lines.length);
+    let partial = 0;
+    for (let maxTokens = 0; maxTokens <= 60; maxTokens++) {
+      const notice = declarationMapNotice(declarations, none, maxTokens, counter);
+      if (notice === "") continue;
+      assert.ok(counter.count(notice) <= maxTokens, `${notice} within ${String(maxTokens)}`);
+      const named = [...notice.matchAll(/(?:: |, )(\d+) /g)].map((match) => Number(match[1]) - 1);
+      assert.deepEqual(
+        named,
+        [...named].sort((a, b) => a - b),
+        "in line order",
+      );
+      const outer = declarations.filter(({ level }) => level === 0).map(({ index }) => index);
+      if (named.some((index) => !outer.includes(index)))
+        assert.ok(
+          outer.every((index) => named.includes(index)),
+          "methods only after every class and function",
+        );
+      const more = Number(/… \((\d+) more\)/.exec(notice)?.[1] ?? 0);
+      assert.equal(named.length + more, declarations.length);
+      if (more > 0) partial++;
+    }
+    assert.ok(partial > 0, "some budgets name only part of them");
+    assert.equal(declarationMapNotice(declarations, none, 5, counter), "", "not even one entry fits");
+  });
+});
+
+describe("projectFileRead() with a map of omitted declarations", () => {
+  // 120 functions of 15 lines: far more than a 1,000-token view shows.
+  const text = Array.from({ length: 120 }, (_, block) =>
+    [
+      `def handler_${String(block)}(event, context):`,
+      ...Array.from({ length: 14 }, (_, line) => `    value_${String(line)} = compute(event, ${String(block * 14 + line)})`),
+    ].join("\n"),
+  ).join("\n");
+  const input = {
+    text,
+    lines: splitLines(text),
+    toolName: "bash",
+    args: { command: "cat app.py" },
+    isError: false,
+    exitCode: 0,
+    timedOut: false,
+    durationMs: 1,
+  };
+  const context = { budgetTokens: 1000, maxViewBytes: 50_000, counter, resultId: RESULT_ID, view: "" };
+
+  it("names omitted functions with lines a range continuation reaches, within the budget and its share", () => {
+    const view = projectFileRead(input, context);
+    assert.ok(counter.count(view.text) <= 1000);
+    const map = view.text.split("\n").find((line) => line.startsWith(DECLARATION_MAP_OPENING)) ?? "";
+    assert.ok(counter.count(map) <= 300, "at most its share (0.3) of the budget");
+    const entries = [...map.matchAll(/(\d[\d,]*) def (handler_\d+)/g)];
+    assert.ok(entries.length >= 20, map);
+    assert.match(map, /… \(\d+ more\)/, "more are omitted than the share names");
+    for (const [, number, name] of entries) {
+      const line = Number((number ?? "").replace(/,/g, ""));
+      assert.ok(input.lines[line - 1]?.startsWith(`def ${name ?? ""}(`), `line ${String(line)} declares ${name ?? ""}`);
+      assert.ok(!view.text.includes(`def ${name ?? ""}(`), `${name ?? ""} is named because its line is not shown`);
+      const omission = view.omissions.find(({ startLine, endLine }) => startLine <= line && line <= endLine);
+      assert.ok(omission, `a continuation reaches line ${String(line)}`);
+    }
+  });
+
+  it("is left out with a zero share, and a view is the same bytes every time", () => {
+    const off = projectFileRead(input, { ...context, shares: { fileRead: { map: 0 } } });
+    assert.ok(!off.text.includes(DECLARATION_MAP_OPENING));
+    assert.equal(projectFileRead(input, context).text, projectFileRead(input, context).text);
+  });
+});

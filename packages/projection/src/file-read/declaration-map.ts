@@ -1,0 +1,87 @@
+import { formatNumber } from "../format-number.js";
+import type { TokenCounter } from "../token-counter.js";
+import { spread } from "./choose-outline.js";
+import { outlineLanguageOf, outlineLevel } from "./outline-level.js";
+
+/** One declaration of a file read: its output line (0-based), nesting level and short label. */
+export interface Declaration {
+  readonly index: number;
+  readonly level: number;
+  /** The declaration up to its parameters or body: "def iter_modules_and_files", "class BaseReloader", "## Usage". */
+  readonly label: string;
+}
+
+const NUMBER_PREFIX = /^ *\d+(?:\t|→|:)/;
+// A label ends where the parameters, base classes, type parameters, value or body begin.
+const LABEL_END = /[(:{=<[]/;
+const MAX_LABEL = 60;
+
+/** The label of a declaration line (see {@link Declaration.label}). */
+export function declarationLabel(line: string, numbered: boolean): string {
+  const content = (numbered ? line.replace(NUMBER_PREFIX, "") : line).trim();
+  const heading = content.startsWith("#");
+  const end = heading ? -1 : content.search(LABEL_END);
+  const label = (end > 0 ? content.slice(0, end) : content).trimEnd();
+  return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+}
+
+/** Every declaration line (see outlineLevel) of `lines`, in line order. */
+export function declarationsOf(lines: readonly string[], path: string, numbered: boolean): Declaration[] {
+  const language = outlineLanguageOf(path);
+  const found: Declaration[] = [];
+  lines.forEach((line, index) => {
+    const level = outlineLevel(line, numbered, language);
+    if (level === undefined) return;
+    const label = declarationLabel(line, numbered);
+    if (label !== "") found.push({ index, level, label });
+  });
+  return found;
+}
+
+/** How the map's line starts. */
+export const DECLARATION_MAP_OPENING = "[loupe] omitted lines declare: ";
+const OPENING = DECLARATION_MAP_OPENING;
+const entry = (declaration: Declaration): string => `${formatNumber(declaration.index + 1)} ${declaration.label}`;
+const CLOSING = "; recover a range as below";
+
+/**
+ * A one-line map of the declarations a view leaves out — "[loupe] omitted
+ * lines declare: 111 def iter_modules_and_files, 264 class BaseReloader, 284
+ * def watched_files; recover a range as below" — so the agent sees what the
+ * omitted middle holds and which lines to ask for. Line numbers are the
+ * output's (the ones continuations take). When not every omitted declaration
+ * fits `maxTokens`, the outermost come first, each level spread over the
+ * file, and the map ends "… (N more)". "" when nothing declared is omitted or
+ * not even one entry fits.
+ */
+export function declarationMapNotice(declarations: readonly Declaration[], kept: Uint8Array, maxTokens: number, counter: TokenCounter): string {
+  const omitted = declarations.filter((declaration) => kept[declaration.index] !== 1);
+  if (omitted.length === 0) return "";
+  const fixed = counter.count(`${OPENING}${CLOSING} … (${formatNumber(omitted.length)} more)`);
+  let room = maxTokens - fixed;
+  const levels = [...new Set(omitted.map((declaration) => declaration.level))].sort((a, b) => a - b);
+  const chosen: Declaration[] = [];
+  outer: for (const level of levels) {
+    for (const declaration of spread(omitted.filter((candidate) => candidate.level === level))) {
+      // ", " between entries costs about one token.
+      const cost = counter.count(entry(declaration)) + 1;
+      if (cost > room) break outer;
+      room -= cost;
+      chosen.push(declaration);
+    }
+  }
+  // Per-entry counts can differ a little from the joined line's: drop the last taken until the line fits
+  // (an entry and its separator cost at least two tokens: dropping a quarter of the excess in entries never drops too many).
+  while (chosen.length > 0) {
+    const notice = render(chosen, omitted.length);
+    if (counter.within(notice, maxTokens) !== false) return notice;
+    chosen.length -= Math.min(chosen.length, Math.max(1, Math.floor((counter.count(notice) - maxTokens) / 4)));
+  }
+  return "";
+}
+
+function render(chosen: readonly Declaration[], omitted: number): string {
+  const entries = [...chosen].sort((a, b) => a.index - b.index).map(entry);
+  const more = omitted - chosen.length;
+  return `${OPENING}${entries.join(", ")}${more > 0 ? ` … (${formatNumber(more)} more)` : ""}${CLOSING}`;
+}
