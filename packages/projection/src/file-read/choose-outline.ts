@@ -16,6 +16,8 @@ export interface OutlineOptions {
   /** Tokens one gap notice costs. */
   gapTokens: number;
   counter: TokenCounter;
+  /** The file's declaration lines with their levels, when already found (saves a scan of every line). */
+  declarations?: ReadonlyArray<{ readonly index: number; readonly level: number }>;
 }
 
 /**
@@ -28,14 +30,20 @@ export interface OutlineOptions {
 export function chooseOutline(options: OutlineOptions): number[] {
   const { lines } = options;
   if (options.maxTokens < options.gapTokens) return [];
-  const language = outlineLanguageOf(options.path);
   const byLevel = new Map<number, number[]>();
-  for (let index = options.headEnd; index < options.tailStart; index++) {
-    const level = outlineLevel(lines[index] ?? "", options.numbered, language);
-    if (level === undefined) continue;
+  const add = (index: number, level: number): void => {
     const bucket = byLevel.get(level);
     if (bucket) bucket.push(index);
     else byLevel.set(level, [index]);
+  };
+  if (options.declarations !== undefined) {
+    for (const { index, level } of options.declarations) if (index >= options.headEnd && index < options.tailStart) add(index, level);
+  } else {
+    const language = outlineLanguageOf(options.path);
+    for (let index = options.headEnd; index < options.tailStart; index++) {
+      const level = outlineLevel(lines[index] ?? "", options.numbered, language);
+      if (level !== undefined) add(index, level);
+    }
   }
   const levels = [...byLevel.keys()].sort((a, b) => a - b);
   return chooseWithin({
@@ -50,7 +58,7 @@ export function chooseOutline(options: OutlineOptions): number[] {
 }
 
 /** The items of each bucket in turn, each in the order of {@link spread}, generated as they are taken. */
-function* spreadLevels(buckets: readonly (readonly number[])[]): Generator<number> {
+export function* spreadLevels<T>(buckets: readonly (readonly T[])[]): Generator<T> {
   for (const items of buckets) yield* spreadOrder(items);
 }
 

@@ -1,13 +1,13 @@
 import { formatNumber } from "../format-number.js";
 import type { TokenCounter } from "../token-counter.js";
-import { spread } from "./choose-outline.js";
+import { spreadLevels } from "./choose-outline.js";
 import { outlineLanguageOf, outlineLevel } from "./outline-level.js";
 
 /** One declaration of a file read: its output line (0-based), nesting level and short label. */
 export interface Declaration {
   readonly index: number;
   readonly level: number;
-  /** The declaration up to its parameters or body: "def iter_modules_and_files", "class BaseReloader", "## Usage". */
+  /** The declaration up to its parameters or body: "def iter_modules_and_files", "class BaseReloader", "## Usage" (made when first read). */
   readonly label: string;
 }
 
@@ -25,16 +25,30 @@ export function declarationLabel(line: string, numbered: boolean): string {
   return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
 }
 
+// Most declarations are never named in a map: a label is made when first read. One class, so every
+// declaration shares one shape (property reads stay fast over thousands of them).
+class LazyDeclaration implements Declaration {
+  #label: string | undefined;
+  constructor(
+    readonly index: number,
+    readonly level: number,
+    private readonly line: string,
+    private readonly numbered: boolean,
+  ) {}
+  get label(): string {
+    return (this.#label ??= declarationLabel(this.line, this.numbered));
+  }
+}
+
 /** Every declaration line (see outlineLevel) of `lines`, in line order. */
 export function declarationsOf(lines: readonly string[], path: string, numbered: boolean): Declaration[] {
   const language = outlineLanguageOf(path);
   const found: Declaration[] = [];
-  lines.forEach((line, index) => {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? "";
     const level = outlineLevel(line, numbered, language);
-    if (level === undefined) return;
-    const label = declarationLabel(line, numbered);
-    if (label !== "") found.push({ index, level, label });
-  });
+    if (level !== undefined) found.push(new LazyDeclaration(index, level, line, numbered));
+  }
   return found;
 }
 
@@ -59,16 +73,21 @@ export function declarationMapNotice(declarations: readonly Declaration[], kept:
   if (omitted.length === 0) return "";
   const fixed = counter.count(`${OPENING}${CLOSING} … (${formatNumber(omitted.length)} more)`);
   let room = maxTokens - fixed;
-  const levels = [...new Set(omitted.map((declaration) => declaration.level))].sort((a, b) => a - b);
+  const byLevel = new Map<number, Declaration[]>();
+  for (const declaration of omitted) {
+    const bucket = byLevel.get(declaration.level);
+    if (bucket) bucket.push(declaration);
+    else byLevel.set(declaration.level, [declaration]);
+  }
+  const buckets = [...byLevel.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
   const chosen: Declaration[] = [];
-  outer: for (const level of levels) {
-    for (const declaration of spread(omitted.filter((candidate) => candidate.level === level))) {
-      // ", " between entries costs about one token.
-      const cost = counter.count(entry(declaration)) + 1;
-      if (cost > room) break outer;
-      room -= cost;
-      chosen.push(declaration);
-    }
+  // Lazily: a map names a few dozen of what may be thousands of declarations.
+  for (const declaration of spreadLevels(buckets)) {
+    // ", " between entries costs about one token.
+    const cost = counter.count(entry(declaration)) + 1;
+    if (cost > room) break;
+    room -= cost;
+    chosen.push(declaration);
   }
   // Per-entry counts can differ a little from the joined line's: drop the last taken until the line fits
   // (an entry and its separator cost at least two tokens: dropping a quarter of the excess in entries never drops too many).

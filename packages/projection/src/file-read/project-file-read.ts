@@ -20,6 +20,9 @@ import { readSourceOf } from "./read-source.js";
  */
 export const FILE_READ_OUTLINE_MIN_GAPS = 20;
 
+// The fewest tokens a map entry costs: its line number, a label of one token or more, and ", ".
+const MIN_ENTRY_TOKENS = 3;
+
 // Around a line the intent points at: agents read on from a little above it to well below it.
 const CONTEXT_BEFORE = 3;
 const CONTEXT_AFTER = 20;
@@ -55,6 +58,8 @@ export const projectFileRead: Projector = (input, context) => {
   const declarations = shares.map > 0 ? declarationsOf(lines, source.path, source.numbered) : [];
   const mapTokens = Math.floor(budgetTokens * shares.map);
   const mapCost = (omitted: readonly Declaration[]): number => {
+    // More declarations than the share could name (an entry and its separator cost 3 tokens or more): the map fills it.
+    if (omitted.length * MIN_ENTRY_TOKENS > mapTokens) return mapTokens + 3;
     const notice = declarationMapNotice(omitted, new Uint8Array(total), mapTokens, counter);
     return notice === "" ? 0 : counter.count(notice + "\n") + 2;
   };
@@ -75,6 +80,7 @@ export const projectFileRead: Projector = (input, context) => {
     maxTokens: outlineTokens,
     gapTokens,
     counter,
+    ...(shares.map > 0 ? { declarations } : {}),
   });
   const blocks: LineBlock[] = [
     ...intent.blocks,
@@ -89,6 +95,9 @@ export const projectFileRead: Projector = (input, context) => {
   const chosen = new Set(intent.chosen);
   const mapReserve = mapCost(declarations.filter(({ index }) => index >= headEnd && index < tailStart && !chosen.has(index)));
   const intentNotice = intent.selectionNotice;
+  // With a map the notice is two lines: room for the intent's line is kept up front too (as if all its matches
+  // were left out), so the selection is not made twice for want of a few tokens.
+  const noticeReserve = mapReserve > 0 && intentNotice ? mapReserve + counter.count(intentNotice(new Uint8Array(total))) + 2 : mapReserve;
   const selectionNotice =
     mapReserve > 0
       ? (kept: Uint8Array): string =>
@@ -101,6 +110,6 @@ export const projectFileRead: Projector = (input, context) => {
     describeGap,
     briefGaps: true,
     ...(selectionNotice ? { selectionNotice } : {}),
-    ...(mapReserve > 0 ? { selectionNoticeTokens: mapReserve } : {}),
+    ...(noticeReserve > 0 ? { selectionNoticeTokens: noticeReserve } : {}),
   });
 };
