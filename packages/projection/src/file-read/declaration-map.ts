@@ -55,23 +55,43 @@ export function declarationsOf(lines: readonly string[], path: string, numbered:
 /** How the map's line starts. */
 export const DECLARATION_MAP_OPENING = "[loupe] omitted lines declare: ";
 const OPENING = DECLARATION_MAP_OPENING;
-const entry = (declaration: Declaration): string => `${formatNumber(declaration.index + 1)} ${declaration.label}`;
 const CLOSING = "; recover a range as below";
+
+/** How a map numbers its entries: the output's lines (what continuations take), or the file's own. */
+export interface MapNumbering {
+  /** The number shown for output line `index` (0-based). */
+  lineOf(index: number): number;
+  /** Said after the opening when the numbers are the file's, e.g. "(src/app.py lines)"; "" for output lines. */
+  label: string;
+}
+
+/** Output line numbers: line `index` is `index + 1`. */
+export const OUTPUT_LINES: MapNumbering = { lineOf: (index) => index + 1, label: "" };
 
 /**
  * A one-line map of the declarations a view leaves out — "[loupe] omitted
  * lines declare: 111 def iter_modules_and_files, 264 class BaseReloader, 284
  * def watched_files; recover a range as below" — so the agent sees what the
  * omitted middle holds and which lines to ask for. Line numbers are the
- * output's (the ones continuations take). When not every omitted declaration
+ * output's (the ones continuations take), or with `numbering` the file's own
+ * when a part of a file was read ("omitted lines declare: (src/app.py lines)
+ * 1,004 def load, …"), as its numbered lines and the gap notices show them. When not every omitted declaration
  * fits `maxTokens`, the outermost come first, each level spread over the
  * file, and the map ends "… (N more)". "" when nothing declared is omitted or
  * not even one entry fits.
  */
-export function declarationMapNotice(declarations: readonly Declaration[], kept: Uint8Array, maxTokens: number, counter: TokenCounter): string {
+export function declarationMapNotice(
+  declarations: readonly Declaration[],
+  kept: Uint8Array,
+  maxTokens: number,
+  counter: TokenCounter,
+  numbering: MapNumbering = OUTPUT_LINES,
+): string {
   const omitted = declarations.filter((declaration) => kept[declaration.index] !== 1);
   if (omitted.length === 0) return "";
-  const fixed = counter.count(`${OPENING}${CLOSING} … (${formatNumber(omitted.length)} more)`);
+  const opening = numbering.label === "" ? OPENING : `${OPENING}${numbering.label} `;
+  const entry = (declaration: Declaration): string => `${formatNumber(numbering.lineOf(declaration.index))} ${declaration.label}`;
+  const fixed = counter.count(`${opening}${CLOSING} … (${formatNumber(omitted.length)} more)`);
   let room = maxTokens - fixed;
   const byLevel = new Map<number, Declaration[]>();
   for (const declaration of omitted) {
@@ -92,15 +112,15 @@ export function declarationMapNotice(declarations: readonly Declaration[], kept:
   // Per-entry counts can differ a little from the joined line's: drop the last taken until the line fits
   // (an entry and its separator cost at least two tokens: dropping a quarter of the excess in entries never drops too many).
   while (chosen.length > 0) {
-    const notice = render(chosen, omitted.length);
+    const notice = render(chosen, omitted.length, opening, entry);
     if (counter.within(notice, maxTokens) !== false) return notice;
     chosen.length -= Math.min(chosen.length, Math.max(1, Math.floor((counter.count(notice) - maxTokens) / 4)));
   }
   return "";
 }
 
-function render(chosen: readonly Declaration[], omitted: number): string {
+function render(chosen: readonly Declaration[], omitted: number, opening: string, entry: (declaration: Declaration) => string): string {
   const entries = [...chosen].sort((a, b) => a.index - b.index).map(entry);
   const more = omitted - chosen.length;
-  return `${OPENING}${entries.join(", ")}${more > 0 ? ` … (${formatNumber(more)} more)` : ""}${CLOSING}`;
+  return `${opening}${entries.join(", ")}${more > 0 ? ` … (${formatNumber(more)} more)` : ""}${CLOSING}`;
 }

@@ -136,6 +136,21 @@ describe("projectFileRead() on real reads of a large file", () => {
     }
   });
 
+  it("sed -n '1000,3000p': the map names the omitted declarations by the file's own line numbers", () => {
+    const command = `sed -n '1000,3000p' ${file}`;
+    const text = sh(command);
+    const view = projectFileRead(input(text, "bash", { command }), context(2000));
+    const map = splitLines(view.text).find((line) => line.startsWith(DECLARATION_MAP_OPENING)) ?? "";
+    assert.ok(map.startsWith(`${DECLARATION_MAP_OPENING}(${file} lines) `), map.slice(0, 120));
+    const entries = [...map.matchAll(/(?:\) |, )([\d,]+) ((?:function|class) [\w$]+)/g)];
+    assert.ok(entries.length >= 5, map.slice(0, 300));
+    for (const [, number, label] of entries) {
+      const line = Number((number ?? "").replace(/,/g, ""));
+      assert.ok(line >= 1000 && line <= 3000, `line ${String(line)} is within the part read`);
+      assert.ok(fileLines[line - 1]?.trimStart().startsWith(label ?? ""), `line ${String(line)} of the file declares ${label ?? ""}`);
+    }
+  });
+
   it("Read {file_path, offset, limit}: the notices' Read arguments point at the omitted lines of the file", () => {
     // Claude Code's Read prints `cat -n`-style lines numbered from the offset.
     const text = sh(`cat -n ${file} | sed -n '1000,3000p'`);

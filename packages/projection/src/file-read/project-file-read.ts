@@ -6,9 +6,9 @@ import type { Projector } from "../projectors/projector.js";
 import { createCachingCounter } from "./caching-counter.js";
 import { chooseOutline } from "./choose-outline.js";
 import { reachWithin } from "./choose-within.js";
-import { declarationMapNotice, declarationsOf, type Declaration } from "./declaration-map.js";
+import { declarationMapNotice, declarationsOf, OUTPUT_LINES, type Declaration, type MapNumbering } from "./declaration-map.js";
 import { fileGapNotice } from "./file-gap-notice.js";
-import { readSourceOf } from "./read-source.js";
+import { readSourceOf, type ReadSource } from "./read-source.js";
 
 /**
  * How a file read's budget (after one notice) is shared (ProjectionShares
@@ -57,10 +57,11 @@ export const projectFileRead: Projector = (input, context) => {
   // The map of omitted declarations (one notice line) is kept room for before any line: at most its share.
   const declarations = shares.map > 0 ? declarationsOf(lines, source.path, source.numbered) : [];
   const mapTokens = Math.floor(budgetTokens * shares.map);
+  const numbering = mapNumbering(source, total);
   const mapCost = (omitted: readonly Declaration[]): number => {
     // More declarations than the share could name (an entry and its separator cost 3 tokens or more): the map fills it.
     if (omitted.length * MIN_ENTRY_TOKENS > mapTokens) return mapTokens + 3;
-    const notice = declarationMapNotice(omitted, new Uint8Array(total), mapTokens, counter);
+    const notice = declarationMapNotice(omitted, new Uint8Array(total), mapTokens, counter, numbering);
     return notice === "" ? 0 : counter.count(notice + "\n") + 2;
   };
   // Outline, head and tail share what the intent's lines leave; the intent's windows stand in for the outline.
@@ -101,7 +102,7 @@ export const projectFileRead: Projector = (input, context) => {
   const selectionNotice =
     mapReserve > 0
       ? (kept: Uint8Array): string =>
-          [intentNotice?.(kept) ?? "", declarationMapNotice(declarations, kept, mapTokens, counter)].filter((line) => line !== "").join("\n")
+          [intentNotice?.(kept) ?? "", declarationMapNotice(declarations, kept, mapTokens, counter, numbering)].filter((line) => line !== "").join("\n")
       : intentNotice;
   return buildLineView(lines, blocks, {
     budgetTokens,
@@ -113,3 +114,13 @@ export const projectFileRead: Projector = (input, context) => {
     ...(noticeReserve > 0 ? { selectionNoticeTokens: noticeReserve } : {}),
   });
 };
+
+/**
+ * The map's numbers: the output's lines, unless a part of a file was read whose lines are known and numbered
+ * differently (`sed -n 1000,3000p`, a read tool's offset): then the file's, as the lines and notices show them.
+ */
+function mapNumbering(source: ReadSource, total: number): MapNumbering {
+  const first = total === 0 ? undefined : source.fileRange(0, 0);
+  if (first === undefined || first.from === 1 || source.path === "") return OUTPUT_LINES;
+  return { lineOf: (index) => source.fileRange(index, index)?.from ?? index + 1, label: `(${source.path} lines)` };
+}
