@@ -1,13 +1,11 @@
 import type { TokenCounter } from "../token-counter.js";
 import { chooseWithin, headTailMask } from "./choose-within.js";
-import { outlineLanguageOf, outlineLevel } from "./outline-level.js";
 
 /** Everything {@link chooseOutline} needs. */
 export interface OutlineOptions {
   lines: readonly string[];
-  /** The file's path ("" when unknown): picks extra patterns (C functions, Markdown headings). */
-  path: string;
-  numbered: boolean;
+  /** The file's declaration lines with their levels, in line order (see declarationsOf). */
+  declarations: ReadonlyArray<{ readonly index: number; readonly level: number }>;
   /** Lines before this index and from `tailStart` on are expected in the view anyway. */
   headEnd: number;
   tailStart: number;
@@ -16,8 +14,6 @@ export interface OutlineOptions {
   /** Tokens one gap notice costs. */
   gapTokens: number;
   counter: TokenCounter;
-  /** The file's declaration lines with their levels, when already found (saves a scan of every line). */
-  declarations?: ReadonlyArray<{ readonly index: number; readonly level: number }>;
 }
 
 /**
@@ -30,31 +26,27 @@ export interface OutlineOptions {
 export function chooseOutline(options: OutlineOptions): number[] {
   const { lines } = options;
   if (options.maxTokens < options.gapTokens) return [];
-  const byLevel = new Map<number, number[]>();
-  const add = (index: number, level: number): void => {
-    const bucket = byLevel.get(level);
-    if (bucket) bucket.push(index);
-    else byLevel.set(level, [index]);
-  };
-  if (options.declarations !== undefined) {
-    for (const { index, level } of options.declarations) if (index >= options.headEnd && index < options.tailStart) add(index, level);
-  } else {
-    const language = outlineLanguageOf(options.path);
-    for (let index = options.headEnd; index < options.tailStart; index++) {
-      const level = outlineLevel(lines[index] ?? "", options.numbered, language);
-      if (level !== undefined) add(index, level);
-    }
-  }
-  const levels = [...byLevel.keys()].sort((a, b) => a - b);
+  const between = options.declarations.filter(({ index }) => index >= options.headEnd && index < options.tailStart);
   return chooseWithin({
     lines,
     // Lazily: the share is usually spent within the first level, long before every candidate is listed.
-    candidates: spreadLevels(levels.map((level) => byLevel.get(level) ?? [])),
+    candidates: spreadLevels(bucketsByLevel(between).map((bucket) => bucket.map(({ index }) => index))),
     expected: headTailMask(lines.length, options.headEnd, options.tailStart),
     maxTokens: options.maxTokens,
     gapTokens: options.gapTokens,
     counter: options.counter,
   });
+}
+
+/** `items` grouped by their level, outermost (lowest) level first, each group in the items' order. */
+export function bucketsByLevel<T extends { readonly level: number }>(items: readonly T[]): T[][] {
+  const byLevel = new Map<number, T[]>();
+  for (const item of items) {
+    const bucket = byLevel.get(item.level);
+    if (bucket) bucket.push(item);
+    else byLevel.set(item.level, [item]);
+  }
+  return [...byLevel.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
 }
 
 /** The items of each bucket in turn, each in the order of {@link spread}, generated as they are taken. */

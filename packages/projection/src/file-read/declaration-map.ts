@@ -1,7 +1,7 @@
 import { formatNumber } from "../format-number.js";
 import type { TokenCounter } from "../token-counter.js";
-import { spreadLevels } from "./choose-outline.js";
-import { outlineLanguageOf, outlineLevel } from "./outline-level.js";
+import { bucketsByLevel, spreadLevels } from "./choose-outline.js";
+import { outlineLanguageOf, outlineLevel, withoutNumberPrefix } from "./outline-level.js";
 
 /** One declaration of a file read: its output line (0-based), nesting level and short label. */
 export interface Declaration {
@@ -11,14 +11,13 @@ export interface Declaration {
   readonly label: string;
 }
 
-const NUMBER_PREFIX = /^ *\d+(?:\t|→|:)/;
 // A label ends where the parameters, base classes, type parameters, value or body begin.
 const LABEL_END = /[(:{=<[]/;
 const MAX_LABEL = 60;
 
 /** The label of a declaration line (see {@link Declaration.label}). */
 export function declarationLabel(line: string, numbered: boolean): string {
-  const content = (numbered ? line.replace(NUMBER_PREFIX, "") : line).trim();
+  const content = (numbered ? withoutNumberPrefix(line) : line).trim();
   const heading = content.startsWith("#");
   const end = heading ? -1 : content.search(LABEL_END);
   const label = (end > 0 ? content.slice(0, end) : content).trimEnd();
@@ -54,7 +53,6 @@ export function declarationsOf(lines: readonly string[], path: string, numbered:
 
 /** How the map's line starts. */
 export const DECLARATION_MAP_OPENING = "[loupe] omitted lines declare: ";
-const OPENING = DECLARATION_MAP_OPENING;
 const CLOSING = "; recover a range as below";
 
 /** How a map numbers its entries: the output's lines (what continuations take), or the file's own. */
@@ -89,20 +87,13 @@ export function declarationMapNotice(
 ): string {
   const omitted = declarations.filter((declaration) => kept[declaration.index] !== 1);
   if (omitted.length === 0) return "";
-  const opening = numbering.label === "" ? OPENING : `${OPENING}${numbering.label} `;
+  const opening = numbering.label === "" ? DECLARATION_MAP_OPENING : `${DECLARATION_MAP_OPENING}${numbering.label} `;
   const entry = (declaration: Declaration): string => `${formatNumber(numbering.lineOf(declaration.index))} ${declaration.label}`;
   const fixed = counter.count(`${opening}${CLOSING} … (${formatNumber(omitted.length)} more)`);
   let room = maxTokens - fixed;
-  const byLevel = new Map<number, Declaration[]>();
-  for (const declaration of omitted) {
-    const bucket = byLevel.get(declaration.level);
-    if (bucket) bucket.push(declaration);
-    else byLevel.set(declaration.level, [declaration]);
-  }
-  const buckets = [...byLevel.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
   const chosen: Declaration[] = [];
   // Lazily: a map names a few dozen of what may be thousands of declarations.
-  for (const declaration of spreadLevels(buckets)) {
+  for (const declaration of spreadLevels(bucketsByLevel(omitted))) {
     // ", " between entries costs about one token.
     const cost = counter.count(entry(declaration)) + 1;
     if (cost > room) break;

@@ -28,6 +28,11 @@ export function outlineLanguageOf(path: string): OutlineLanguage {
   return C_LIKE.test(path) ? "c" : MARKDOWN.test(path) ? "markdown" : "other";
 }
 
+/** `line` without the line number a read tool printed before it ("   42\t", "42→", "42:"). */
+export function withoutNumberPrefix(line: string): string {
+  return line.replace(NUMBER_PREFIX, "");
+}
+
 /**
  * The nesting level of a line that declares something a reader navigates by
  * (def, class, function, interface, struct, export …; C functions at column
@@ -37,7 +42,7 @@ export function outlineLanguageOf(path: string): OutlineLanguage {
  */
 export function outlineLevel(line: string, numbered: boolean, language: OutlineLanguage): number | undefined {
   if (line.length > MAX_OUTLINE_LINE) return undefined;
-  const content = numbered ? line.replace(NUMBER_PREFIX, "") : line;
+  const content = numbered ? withoutNumberPrefix(line) : line;
   let start = 0;
   let indent = 0;
   for (; start < content.length; start++) {

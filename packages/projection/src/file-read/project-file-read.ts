@@ -34,7 +34,9 @@ const CONTEXT_AFTER = 20;
  * export … lines, outermost first) kept where they stand, so the omitted
  * middle becomes several gaps, each named with the file and its lines and, when
  * the agent read with its own tool (path + offset/limit, view_range,
- * start_line/end_line), that tool's call for the same lines. Pure and
+ * start_line/end_line), that tool's call for the same lines. One notice line
+ * first maps the declarations left out with their line numbers (see
+ * declarationMapNotice; at most `fileRead.map` of the budget). Pure and
  * deterministic.
  */
 export const projectFileRead: Projector = (input, context) => {
@@ -54,14 +56,19 @@ export const projectFileRead: Projector = (input, context) => {
     after: CONTEXT_AFTER,
     priority: 0,
   });
+  // The file's declarations, found once for the map and the outline (only when either is wanted).
+  let found: Declaration[] | undefined;
+  const declarationsOfFile = (): Declaration[] => (found ??= declarationsOf(lines, source.path, source.numbered));
   // The map of omitted declarations (one notice line) is kept room for before any line: at most its share.
-  const declarations = shares.map > 0 ? declarationsOf(lines, source.path, source.numbered) : [];
+  const declarations = shares.map > 0 ? declarationsOfFile() : [];
   const mapTokens = Math.floor(budgetTokens * shares.map);
   const numbering = mapNumbering(source, total);
+  // A mask that keeps no line: what the map would name, or the intent's notice say, if every line were left out.
+  const noneKept = new Uint8Array(total);
   const mapCost = (omitted: readonly Declaration[]): number => {
     // More declarations than the share could name (an entry and its separator cost 3 tokens or more): the map fills it.
     if (omitted.length * MIN_ENTRY_TOKENS > mapTokens) return mapTokens + 3;
-    const notice = declarationMapNotice(omitted, new Uint8Array(total), mapTokens, counter, numbering);
+    const notice = declarationMapNotice(omitted, noneKept, mapTokens, counter, numbering);
     return notice === "" ? 0 : counter.count(notice + "\n") + 2;
   };
   // Outline, head and tail share what the intent's lines leave; the intent's windows stand in for the outline.
@@ -74,14 +81,12 @@ export const projectFileRead: Projector = (input, context) => {
   const tailStart = reachWithin(lines, total - 1, -1, tailTokens, counter) + 1;
   const outline = chooseOutline({
     lines,
-    path: source.path,
-    numbered: source.numbered,
+    declarations: outlineTokens >= gapTokens ? declarationsOfFile() : [],
     headEnd,
     tailStart,
     maxTokens: outlineTokens,
     gapTokens,
     counter,
-    ...(shares.map > 0 ? { declarations } : {}),
   });
   const blocks: LineBlock[] = [
     ...intent.blocks,
@@ -98,7 +103,7 @@ export const projectFileRead: Projector = (input, context) => {
   const intentNotice = intent.selectionNotice;
   // With a map the notice is two lines: room for the intent's line is kept up front too (as if all its matches
   // were left out), so the selection is not made twice for want of a few tokens.
-  const noticeReserve = mapReserve > 0 && intentNotice ? mapReserve + counter.count(intentNotice(new Uint8Array(total))) + 2 : mapReserve;
+  const noticeReserve = mapReserve > 0 && intentNotice ? mapReserve + counter.count(intentNotice(noneKept)) + 2 : mapReserve;
   const selectionNotice =
     mapReserve > 0
       ? (kept: Uint8Array): string =>
