@@ -1,9 +1,12 @@
 const MODIFIERS = String.raw`(?:(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub(?:\([\w:]+\))?|unsafe|extern|inline)\s+)*`;
+// Sticky (matched from the line's first non-blank character, no copy of the line); the line's terminator after
+// its text never completes a match these would not make without it.
 const DECLARATION = new RegExp(
-  String.raw`^${MODIFIERS}(?:(?:def|class|function\*?|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension)(?:\s+[\w$*<(]|<)|type\s+[\w<>, ]+=)`,
+  String.raw`${MODIFIERS}(?:(?:def|class|function\*?|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension)(?:\s+[\w$*<(]|<)|type\s+[\w<>, ]+=)`,
+  "y",
 );
 // Java / C# / Kotlin methods: modifiers, a type, a name and "(".
-const METHOD = /^(?:(?:public|private|protected|static|final|abstract|synchronized|override|internal|virtual|async)\s+)+[\w<>[\],.?\s]*?\b\w+\s*\(/;
+const METHOD = /(?:(?:public|private|protected|static|final|abstract|synchronized|override|internal|virtual|async)\s+)+[\w<>[\],.?\s]*?\b\w+\s*\(/y;
 // JavaScript functions bound to a name at the top level.
 const BOUND_FUNCTION = /^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/;
 // C / C++ function definitions start at column 0 and do not end in ";".
@@ -13,8 +16,12 @@ const MARKDOWN = /\.(?:md|markdown|mdx)$/;
 const MARKDOWN_HEADING = /^#{1,6}\s+\S/;
 const MAX_OUTLINE_LINE = 400;
 const NUMBER_PREFIX = /^ *\d+(?:\t|→|:)/;
+const STICKY_NUMBER_PREFIX = / *\d+(?:\t|→|:)/y;
 const FIRST_WORD =
   /(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub|unsafe|extern|inline|synchronized|def|class|function|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension|type|const|let|var)\b/y;
+// Indented, a line starting "const", "let" or "var" declares nothing a reader navigates by (only a top-level one may bind a function).
+const INDENTED_FIRST_WORD =
+  /(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub|unsafe|extern|inline|synchronized|def|class|function|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension|type)\b/y;
 
 // The letters FIRST_WORD's words start with: a line starting with another character needs no match.
 const FIRST_LETTERS = new Uint8Array(128);
@@ -42,32 +49,45 @@ export function withoutNumberPrefix(line: string): string {
  */
 export function outlineLevel(line: string, numbered: boolean, language: OutlineLanguage): number | undefined {
   if (line.length > MAX_OUTLINE_LINE) return undefined;
-  const content = numbered ? withoutNumberPrefix(line) : line;
+  // Where the content starts: after the read tool's line number, found in place (most lines are never copied).
   let start = 0;
+  if (numbered) {
+    STICKY_NUMBER_PREFIX.lastIndex = 0;
+    if (STICKY_NUMBER_PREFIX.test(line)) start = STICKY_NUMBER_PREFIX.lastIndex;
+  }
   let indent = 0;
-  for (; start < content.length; start++) {
-    const char = content.charCodeAt(start);
+  for (; start < line.length; start++) {
+    const char = line.charCodeAt(start);
     if (char === 32) indent++;
     else if (char === 9) indent += 4;
     else break;
   }
-  if (language === "markdown") return MARKDOWN_HEADING.test(content.slice(start)) ? content.indexOf(" ", start) - start - 1 : undefined;
+  if (language === "markdown") {
+    const text = line.slice(start);
+    return MARKDOWN_HEADING.test(text) ? text.indexOf(" ") - 1 : undefined;
+  }
   // Most lines are ordinary code: their first letter, or else one sticky match of the first word, rules them out.
   let keyword = false;
-  if (FIRST_LETTERS[content.charCodeAt(start)] === 1) {
-    FIRST_WORD.lastIndex = start;
-    keyword = FIRST_WORD.test(content);
+  if (FIRST_LETTERS[line.charCodeAt(start)] === 1) {
+    const word = indent > 0 ? INDENTED_FIRST_WORD : FIRST_WORD;
+    word.lastIndex = start;
+    keyword = word.test(line);
   }
   if (!keyword && (indent > 0 || language !== "c")) return undefined;
-  // The line without its terminator ("\n" or "\r\n"); the characters before `start` are blanks, so `end` never passes it.
-  let end = content.length;
-  if (content.charCodeAt(end - 1) === 10) {
-    end--;
-    if (content.charCodeAt(end - 1) === 13) end--;
-  }
-  const code = content.slice(start, end);
-  if (keyword && (DECLARATION.test(code) || METHOD.test(code))) return indent;
+  if (keyword && (stickyTest(DECLARATION, line, start) || stickyTest(METHOD, line, start))) return indent;
   if (indent > 0) return undefined;
+  // Top level (rare): the line's code without its terminator ("\n" or "\r\n").
+  let end = line.length;
+  if (line.charCodeAt(end - 1) === 10) {
+    end--;
+    if (line.charCodeAt(end - 1) === 13) end--;
+  }
+  const code = line.slice(start, end);
   if (code.startsWith("export ") || BOUND_FUNCTION.test(code)) return 0;
   return language === "c" && C_FUNCTION.test(code) ? 0 : undefined;
+}
+
+function stickyTest(pattern: RegExp, line: string, start: number): boolean {
+  pattern.lastIndex = start;
+  return pattern.test(line);
 }
