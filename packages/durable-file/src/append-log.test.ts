@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { appendFile, copyFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { AppendLog } from "./append-log.js";
+import { isAppError } from "@loupe/errors";
+import { AppendLog, PREALLOCATE_BYTES } from "./append-log.js";
 import { writeFileDurably } from "./write-file-durably.js";
 
 describe("AppendLog", () => {
@@ -53,5 +54,60 @@ describe("AppendLog", () => {
     assert.deepEqual(lines, ["x", "y"]);
     assert.equal(log.sizeBytes, 4);
     await log.close();
+  });
+
+  it("keeps zeros ahead of its lines while open, which a reader of the file as a crash left it stops at", async () => {
+    const path = join(directory, "ahead");
+    const { log } = await AppendLog.open(path);
+    for (let index = 0; index < 20; index++) await log.append(`{"n":${String(index)}}`);
+    // The file is longer than its lines: the next appends overwrite zeros (no change of size to sync).
+    const lineBytes = log.sizeBytes;
+    assert.ok((await stat(path)).size >= PREALLOCATE_BYTES && (await stat(path)).size > lineBytes);
+    // What a crash leaves on disk: the file as it is now, copied while the log is open.
+    await copyFile(path, `${path}.crash`);
+    const recovered = await AppendLog.open(`${path}.crash`);
+    assert.equal(recovered.lines.length, 20);
+    assert.equal(recovered.log.sizeBytes, lineBytes);
+    await recovered.log.append("after");
+    await recovered.log.close();
+    assert.equal(await readFile(`${path}.crash`, "utf8"), [...Array.from({ length: 20 }, (_, n) => `{"n":${String(n)}}`), "after", ""].join("\n"));
+    // A clean close cuts the zeros off.
+    await log.close();
+    assert.equal((await stat(path)).size, lineBytes);
+  });
+
+  it("grows its zeros when the lines reach them, in the same sync", async () => {
+    const path = join(directory, "grow");
+    const { log } = await AppendLog.open(path);
+    const big = "x".repeat(PREALLOCATE_BYTES / 4);
+    for (let index = 0; index < 10; index++) await log.append(big);
+    assert.ok((await stat(path)).size > log.sizeBytes, "zeros follow the lines");
+    await copyFile(path, `${path}.crash`);
+    const recovered = await AppendLog.open(`${path}.crash`);
+    assert.equal(recovered.lines.length, 10);
+    assert.ok(recovered.lines.every((line) => line === big));
+    await recovered.log.close();
+    await log.close();
+  });
+
+  it("ends the lines at the first zero byte: a line after it was never acknowledged", async () => {
+    const path = join(directory, "torn-zeros");
+    // A crash mid-write of lines over zeros can leave a later block written and an earlier one not.
+    await writeFile(path, Buffer.concat([Buffer.from("one\ntwo\npart"), Buffer.alloc(64), Buffer.from("later\n"), Buffer.alloc(64)]));
+    const { log, lines } = await AppendLog.open(path);
+    assert.deepEqual(lines, ["one", "two"]);
+    await log.append("three");
+    await log.close();
+    assert.equal(await readFile(path, "utf8"), "one\ntwo\nthree\n");
+  });
+
+  it("refuses a line holding a newline or a zero byte, and goes on", async () => {
+    const path = join(directory, "refused");
+    const { log } = await AppendLog.open(path);
+    await assert.rejects(log.append("a\u0000b"), (error: unknown) => isAppError(error) && error.code === "internal");
+    await assert.rejects(log.append("a\nb"), (error: unknown) => isAppError(error) && error.code === "internal");
+    await log.append("ok");
+    await log.close();
+    assert.equal(await readFile(path, "utf8"), "ok\n");
   });
 });

@@ -12,12 +12,16 @@ export async function syncDirectory(path: string): Promise<void> {
   }
 }
 
-/** Writes all of `chunk` at the handle's position (one write may be partial); returns its bytes. */
-export async function writeAll(handle: FileHandle, chunk: string | Uint8Array): Promise<number> {
+/**
+ * Writes all of `chunk` at the handle's position, or at byte `position` of the file (one write may be
+ * partial); returns its bytes.
+ */
+export async function writeAll(handle: FileHandle, chunk: string | Uint8Array, position?: number): Promise<number> {
   const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
   let offset = 0;
   while (offset < bytes.byteLength) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
+    const at = position === undefined ? null : position + offset;
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset, at);
     offset += bytesWritten;
   }
   return bytes.byteLength;
