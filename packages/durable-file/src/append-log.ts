@@ -24,9 +24,10 @@ const NUL = 0;
  *
  * The file is kept PREALLOCATE_BYTES or more longer than its lines, in zeros written (and made durable)
  * ahead of them: lines then overwrite blocks the file already has, and their fdatasync writes only
- * data — no change of the file's size, so no commit of the file system's journal (on ext4 about half
- * the cost of an append's sync). The lines end at the first zero byte (a line never holds one: they
- * are JSON); whatever follows it was never acknowledged. A clean close cuts the zeros off.
+ * data — no change of the file's size, so no commit of the file system's journal (on ext4 0.5–0.96×
+ * the p50 of an append's sync: test/bench/append-log.bench.ts). The lines end at the first zero byte
+ * (a line never holds one: they are JSON); whatever follows it was never acknowledged. A clean close
+ * cuts the zeros off.
  */
 export class AppendLog {
   readonly #path: string;
