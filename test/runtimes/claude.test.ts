@@ -53,7 +53,7 @@ describe("Claude Code 2.1.328 with Loupe", () => {
 
     const [long, failing] = results(run, "Bash");
     const longView = withoutReminders(long!.text);
-    assert.match(longView, /^\[loupe\] \$ awk .* · exit 0\n00001 INFO /, "the rewritten command ran and printed Loupe's view");
+    assert.match(longView, /^\[loupe\] \$ awk .* · exit 0(?: · [\d.]+ (?:ms|s))?\n00001 INFO /, "the rewritten command ran and printed Loupe's view");
     assert.doesNotMatch(longView, /persisted-output/);
     const [omitted] = omissionNotices(longView);
     assert.equal(omitted?.total, 5000);

@@ -48,7 +48,7 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
     assert.deepEqual(run.outbound, []);
 
     const [long, failing] = results(run, "run_shell_command");
-    assert.match(long!.text, /^<untrusted_context>\nOutput: \[loupe\] \$ awk .* · exit 0\n00001 INFO /);
+    assert.match(long!.text, /^<untrusted_context>\nOutput: \[loupe\] \$ awk .* · exit 0(?: · [\d.]+ (?:ms|s))?\n00001 INFO /);
     assert.match(long!.text, /\n\[System\] Tool input parameters were modified by a hook before execution\.$/);
     const [omitted] = omissionNotices(long!.text);
     assert.equal(omitted?.total, 5000);

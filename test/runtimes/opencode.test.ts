@@ -57,7 +57,7 @@ describe("OpenCode 1.18.33 with Loupe", () => {
     assert.equal(run.exitCode, 0, run.stderr);
 
     const [long, failing] = results(run, "bash");
-    assert.match(long!.text, /^\[loupe\] \$ awk .* · exit 0\n00001 INFO /);
+    assert.match(long!.text, /^\[loupe\] \$ awk .* · exit 0(?: · [\d.]+ (?:ms|s))?\n00001 INFO /);
     const [omitted] = omissionNotices(long!.text);
     // loupe exec captured all 5,000 lines (OpenCode's own capture stops after ~180 KB).
     assert.equal(omitted?.total, 5000);
