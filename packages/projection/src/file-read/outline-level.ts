@@ -15,13 +15,13 @@ const C_LIKE = /\.(?:c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm)$/;
 const MARKDOWN = /\.(?:md|markdown|mdx)$/;
 const MARKDOWN_HEADING = /^#{1,6}\s+\S/;
 const MAX_OUTLINE_LINE = 400;
-const NUMBER_PREFIX = /^ *\d+(?:\t|→|:)/;
-const STICKY_NUMBER_PREFIX = / *\d+(?:\t|→|:)/y;
-const FIRST_WORD =
-  /(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub|unsafe|extern|inline|synchronized|def|class|function|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension|type|const|let|var)\b/y;
+// The line number a read tool printed before a line ("   42\t", "42→", "42:"), matched at the line's start.
+const NUMBER_PREFIX = / *\d+(?:\t|→|:)/y;
+const DECLARING_WORDS =
+  "export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub|unsafe|extern|inline|synchronized|def|class|function|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension|type";
+const FIRST_WORD = new RegExp(`(?:${DECLARING_WORDS}|const|let|var)\\b`, "y");
 // Indented, a line starting "const", "let" or "var" declares nothing a reader navigates by (only a top-level one may bind a function).
-const INDENTED_FIRST_WORD =
-  /(?:export|default|declare|async|public|private|protected|internal|static|abstract|final|sealed|override|virtual|partial|open|pub|unsafe|extern|inline|synchronized|def|class|function|interface|enum|struct|trait|impl|fn|func|module|namespace|object|record|protocol|extension|type)\b/y;
+const INDENTED_FIRST_WORD = new RegExp(`(?:${DECLARING_WORDS})\\b`, "y");
 
 // The letters FIRST_WORD's words start with: a line starting with another character needs no match.
 const FIRST_LETTERS = new Uint8Array(128);
@@ -37,7 +37,14 @@ export function outlineLanguageOf(path: string): OutlineLanguage {
 
 /** `line` without the line number a read tool printed before it ("   42\t", "42→", "42:"). */
 export function withoutNumberPrefix(line: string): string {
-  return line.replace(NUMBER_PREFIX, "");
+  const length = numberPrefixLength(line);
+  return length === 0 ? line : line.slice(length);
+}
+
+/** How many characters of `line` are the read tool's line number (0 when it has none). */
+function numberPrefixLength(line: string): number {
+  NUMBER_PREFIX.lastIndex = 0;
+  return NUMBER_PREFIX.test(line) ? NUMBER_PREFIX.lastIndex : 0;
 }
 
 /**
@@ -50,11 +57,7 @@ export function withoutNumberPrefix(line: string): string {
 export function outlineLevel(line: string, numbered: boolean, language: OutlineLanguage): number | undefined {
   if (line.length > MAX_OUTLINE_LINE) return undefined;
   // Where the content starts: after the read tool's line number, found in place (most lines are never copied).
-  let start = 0;
-  if (numbered) {
-    STICKY_NUMBER_PREFIX.lastIndex = 0;
-    if (STICKY_NUMBER_PREFIX.test(line)) start = STICKY_NUMBER_PREFIX.lastIndex;
-  }
+  let start = numbered ? numberPrefixLength(line) : 0;
   let indent = 0;
   for (; start < line.length; start++) {
     const char = line.charCodeAt(start);
