@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { appendFile, copyFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, copyFile, mkdtemp, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, before, describe, it, mock } from "node:test";
 import { isAppError } from "@loupe/errors";
 import { AppendLog, PREALLOCATE_BYTES } from "./append-log.js";
 import { writeFileDurably } from "./write-file-durably.js";
@@ -109,5 +109,29 @@ describe("AppendLog", () => {
     await log.append("ok");
     await log.close();
     assert.equal(await readFile(path, "utf8"), "ok\n");
+  });
+
+  it("cuts a failed write off, with the zeros it had grown, and the next append follows the last acknowledged line", async () => {
+    const path = join(directory, "failed");
+    const { log } = await AppendLog.open(path);
+    await log.append("one");
+    const handle = await open(path, "r");
+    const prototype = Object.getPrototypeOf(handle) as { datasync: () => Promise<void> };
+    await handle.close();
+    const failing = mock.method(prototype, "datasync", () => Promise.reject(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
+    try {
+      // Long enough to reach past the zeros: the failed batch had grown the file too.
+      await assert.rejects(log.append("x".repeat(PREALLOCATE_BYTES)), (error: unknown) => isAppError(error) && error.code === "unavailable");
+    } finally {
+      failing.mock.restore();
+    }
+    assert.equal((await stat(path)).size, 4, "the failed batch and its zeros are cut off");
+    await log.append("two");
+    await copyFile(path, `${path}.crash`);
+    const recovered = await AppendLog.open(`${path}.crash`);
+    assert.deepEqual(recovered.lines, ["one", "two"]);
+    await recovered.log.close();
+    await log.close();
+    assert.equal(await readFile(path, "utf8"), "one\ntwo\n");
   });
 });

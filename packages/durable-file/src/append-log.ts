@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { constants, createReadStream } from "node:fs";
 import { mkdir, open, stat, truncate } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -13,6 +13,8 @@ type Operation =
 export const PREALLOCATE_BYTES = 1024 * 1024;
 const ZEROS = new Uint8Array(PREALLOCATE_BYTES);
 const NUL = 0;
+// Read and write, created when missing; writes go at explicit positions (the lines' end), never "append".
+const READ_WRITE = constants.O_RDWR | constants.O_CREAT;
 
 /**
  * The one append-only journal of Loupe's files (the embedded bus's message log, the embedded state
@@ -55,8 +57,7 @@ export class AppendLog {
     await mkdir(dirname(path), { recursive: true });
     const { lines, validBytes, sizeBytes } = await readLines(path);
     if (validBytes < sizeBytes) await truncate(path, validBytes);
-    // Read and write, created when missing; writes go at explicit positions (the lines' end), not "append".
-    const handle = await open(path, sizeBytes === 0 ? "w+" : "r+");
+    const handle = await open(path, READ_WRITE);
     await syncDirectory(dirname(path));
     return { log: new AppendLog(path, handle, validBytes), lines };
   }
@@ -153,7 +154,7 @@ export class AppendLog {
       })(),
     );
     await this.#handle.close();
-    this.#handle = await open(this.#path, "r+");
+    this.#handle = await open(this.#path, READ_WRITE);
     this.#sizeBytes = sizeBytes;
     this.#allocatedBytes = sizeBytes;
     return sizeBytes;
