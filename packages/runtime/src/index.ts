@@ -4,6 +4,7 @@ export { onShutdownSignal } from "./on-shutdown-signal.js";
 export { lockDirectory } from "./lock-directory.js";
 export { logCallError } from "./log-call-error.js";
 export { httpStatusOf, sendHttpError } from "./http-error.js";
+export { startModuleWorker } from "./module-worker.js";
 export type { Logger, LogLevel, LogFields, LoggerOptions } from "./logger.js";
 export type { HttpServer, HttpServerOptions, HttpRoute } from "./http-server.js";
 export type { LockDirectoryOptions } from "./lock-directory.js";

@@ -1,6 +1,7 @@
 import { AppError } from "@loupe/errors";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import { startModuleWorker } from "@loupe/runtime";
+import type { Worker } from "node:worker_threads";
 
 /** A validated pattern as the worker compiles it. */
 export interface CompiledPattern {
@@ -50,16 +51,9 @@ export const MAX_MATCHES_PER_JOB = 1000;
  */
 export const DEFAULT_MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
-// The worker module (pattern-match-worker.ts): compiled, the .js beside this file; run from TypeScript
-// sources (tests, `--import tsx`), the .ts file, which the worker first registers tsx for (a loader
-// given to this process does not reach its workers).
-const FROM_SOURCE = import.meta.url.endsWith(".ts");
-
+// The worker module: pattern-match-worker.ts (its .js when compiled).
 function newWorker(): Worker {
-  if (!FROM_SOURCE) return new Worker(new URL("./pattern-match-worker.js", import.meta.url), { execArgv: [] });
-  const module = new URL("./pattern-match-worker.ts", import.meta.url).href;
-  const boot = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); });`;
-  return new Worker(boot, { eval: true, execArgv: [] });
+  return startModuleWorker(import.meta.url, "pattern-match-worker");
 }
 
 interface Slot {

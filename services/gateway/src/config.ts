@@ -3,6 +3,7 @@ import { readBool, readEnum, readInt, readOptionalString, readPort, readString, 
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 import { DEFAULT_BUDGET_TOKENS, MAX_VIEW_BYTES } from "@loupe/projection";
 import { MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS } from "@loupe/rules";
+import { DEFAULT_COUNT_WORKERS } from "./project/count-pool.js";
 
 /** The gateway's configuration. */
 export interface GatewayConfig {
@@ -52,6 +53,8 @@ export interface GatewayConfig {
   /** PEM files of the public ports' certificate chain and key (LOUPE_TLS_CERT_FILE, LOUPE_TLS_KEY_FILE): both, or neither (plaintext). */
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
+  /** Threads that count long originals beside the call (LOUPE_COUNT_WORKERS); 0 = counted in the call's thread. */
+  countWorkers: number;
   /** Calls one gateway process runs at once (LOUPE_MAX_IN_FLIGHT); more wait in line. */
   maxInFlight: number;
   /** How long a call may wait for a slot before it is shed with UNAVAILABLE (LOUPE_ADMISSION_WAIT_MS). */
@@ -108,6 +111,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     adminToken: readOptionalString(env, "LOUPE_ADMIN_TOKEN"),
     tlsCertFile: readOptionalString(env, "LOUPE_TLS_CERT_FILE"),
     tlsKeyFile: readOptionalString(env, "LOUPE_TLS_KEY_FILE"),
+    countWorkers: readInt(env, "LOUPE_COUNT_WORKERS", DEFAULT_COUNT_WORKERS, problems, { min: 0, max: 16 }),
     maxInFlight: readInt(env, "LOUPE_MAX_IN_FLIGHT", 64, problems, { min: 1, max: 100_000 }),
     admissionWaitMs: readInt(env, "LOUPE_ADMISSION_WAIT_MS", 5000, problems, { min: 0, max: 600_000 }),
     rateLimitPerSecond: readInt(env, "LOUPE_RATE_LIMIT_PER_SECOND", 0, problems, { min: 0, max: 1_000_000 }),

@@ -8,7 +8,6 @@ import {
   resultKindOf,
   type ModelProfile,
   type ResultInput,
-  type TokenCounter,
   type ViewSpec,
 } from "@loupe/projection";
 import type { ProjectRequest, ToolResult } from "@loupe/proto";
@@ -22,16 +21,6 @@ import { resultKindFromToolKind } from "../result-kind.js";
 import { resultContent, type ResultContent } from "../tool-result-content.js";
 import { validateProjectRequest } from "../validate-project.js";
 import type { ProjectDeps } from "./project-deps.js";
-
-// Counting is ~12 MB/s: originals above this size get an estimate instead.
-const EXACT_COUNT_MAX_BYTES = 64 * 1024;
-const ESTIMATED_BYTES_PER_TOKEN = 4;
-
-/** The original's tokens: counted when small enough, else estimated from its bytes. */
-export interface TokenCount {
-  tokens: number;
-  estimated: boolean;
-}
 
 /** Everything Project needs before it projects, read once: the request checked, the rule, the budget, the file's last read. */
 export interface Gathered {
@@ -68,17 +57,6 @@ function resultInput(result: ToolResult, content: ResultContent, args: Record<st
     timedOut: result.timedOut,
     durationMs: result.durationMs,
   };
-}
-
-/**
- * The original's tokens: counted whole, in one pass (cheaper than line by line, and the projection's fit
- * check then counts nothing), or taken from a fit check that already counted it all (`fitted`); above
- * EXACT_COUNT_MAX_BYTES estimated from its bytes.
- */
-export function originalTokens(content: ResultContent, counter: TokenCounter, exact: boolean, fitted: number | false): TokenCount {
-  if (fitted !== false) return { tokens: fitted, estimated: !exact };
-  if (content.bytes.byteLength <= EXACT_COUNT_MAX_BYTES) return { tokens: counter.count(content.text), estimated: !exact };
-  return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
 }
 
 async function ruleOf(request: ProjectRequest, tenant: string, deps: ProjectDeps, pinned: SourceRule | undefined): Promise<SourceRule | undefined> {

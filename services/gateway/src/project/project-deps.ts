@@ -6,6 +6,7 @@ import type { Logger } from "@loupe/runtime";
 import type { SessionStore } from "@loupe/session-store";
 import type { StateStore } from "@loupe/state-store";
 import type { PathRevisions } from "../path-revisions.js";
+import type { TokenCountPool } from "./count-pool.js";
 
 /** One projection, as the result event and the ledger see it. */
 export interface Projected {
@@ -22,6 +23,8 @@ export interface ProjectDeps {
   archive: ArchiveClient;
   /** The counter of each encoding (one per process: they are stateless). */
   counterFor: (encoding: TokenEncoding) => TokenCounter;
+  /** Threads that count long originals exactly while the call projects and saves (they count as `counterFor`'s counters); undefined: counted in this thread. */
+  countPool?: TokenCountPool;
   maxResultBytes: number;
   maxViewBytes: number;
   defaultBudgetTokens: number;

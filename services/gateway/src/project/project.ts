@@ -4,7 +4,8 @@ import { ToolKind, type ProjectRequest, type ProjectResponseSchema } from "@loup
 import type { SourceRule } from "@loupe/rules";
 import { resultKindFromToolKind, toolKindFromResultKind } from "../result-kind.js";
 import { viewParts, withMediaIds } from "../view-parts.js";
-import { gather, originalTokens, type Gathered, type TokenCount } from "./gather.js";
+import { gather, type Gathered } from "./gather.js";
+import { countOriginal, type TokenCount } from "./original-tokens.js";
 import type { ProjectDeps } from "./project-deps.js";
 import { save, type Saved } from "./save.js";
 import { saveMedia } from "./save-media.js";
@@ -62,7 +63,8 @@ export async function project(
   // process counts and projects (the fit check stops counting at the budget).
   const fitted = counter.within(gathered.input.text, gathered.budgetTokens);
   const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
-  const original = originalTokens(gathered.content, deps.counterFor(gathered.profile.encoding), gathered.profile.exact, fitted);
+  // A long original is counted in a counting thread meanwhile, when one is free.
+  const counting = countOriginal(gathered.content, deps.counterFor(gathered.profile.encoding), gathered.profile.exact, fitted, deps.countPool);
   const options: ProjectOptions = {
     budgetTokens: gathered.budgetTokens,
     maxViewBytes: deps.maxViewBytes,
@@ -73,14 +75,15 @@ export async function project(
     viewSpecs: deps.viewSpecs,
     ruleViewSpecs: gathered.ruleViewSpecs,
     ...(gathered.intent === "" ? {} : { intent: gathered.intent }),
-    ...(original.estimated ? {} : { textTokens: original.tokens }),
+    ...(fitted === false ? {} : { textTokens: fitted }),
     ...(gathered.check.notice === "" ? {} : { noticeAbove: gathered.check.notice }),
   };
   const view = projectResult(gathered.input, options);
   // Media with their bytes are saved as results of their own, beside the result (also when its text fits).
-  const [saved, mediaIds] = await Promise.all([
+  const [saved, mediaIds, original] = await Promise.all([
     early ?? (view.unchanged ? ({ archived: true, resultId: "" } satisfies Saved as Saved) : save(gathered, request, tenant, deps, signal)),
     saveMedia(gathered, request, tenant, deps, signal),
+    counting,
   ]);
   const counted = { ...gathered, original };
   const answer =

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { after, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { AppError } from "@loupe/errors";
+import { createTokenCounter, type TokenEncoding } from "@loupe/projection";
+import { createTokenCountPool, type TokenCountPool } from "./count-pool.js";
+
+/** Asks until a thread is ready (the first asks start it and go back to the caller). */
+async function whenReady(pool: TokenCountPool): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const counted = pool.count("warm", "o200k_base");
+    if (counted !== undefined) {
+      await counted;
+      return;
+    }
+    if (Date.now() > deadline) throw new Error("no counting thread became ready in 30 s");
+    await sleep(20);
+  }
+}
+
+// Real program output: this repository's history and listing, and a text outside ASCII.
+const outputs = [
+  execFileSync("git", ["log", "--stat", "-n", "40"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).slice(0, 60_000),
+  execFileSync("ls", ["-laR", "."], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).slice(0, 60_000),
+  "Ошибка: файл не найден — ファイルが見つかりません 🚫\n\t  \r\n".repeat(300),
+];
+
+describe("token-count pool", () => {
+  const pools: TokenCountPool[] = [];
+  const poolOf = (options: Parameters<typeof createTokenCountPool>[0]): TokenCountPool => {
+    const pool = createTokenCountPool(options);
+    pools.push(pool);
+    return pool;
+  };
+  after(() => Promise.all(pools.map((pool) => pool.close())));
+
+  it("leaves the first count to the caller while its thread starts, then counts as the caller's counter does, in both encodings", async () => {
+    const pool = poolOf({ workers: 1, maxQueued: 8 });
+    assert.equal(pool.count("x", "o200k_base"), undefined, "no thread is ready at first");
+    await whenReady(pool);
+    for (const encoding of ["o200k_base", "cl100k_base"] as TokenEncoding[]) {
+      const counter = createTokenCounter(encoding);
+      const jobs = outputs.map((text) => pool.count(text, encoding));
+      assert.ok(
+        jobs.every((job) => job !== undefined),
+        "three jobs fit a queue of eight",
+      );
+      const counts = await Promise.all(jobs);
+      assert.deepEqual(
+        counts,
+        outputs.map((text) => counter.count(text)),
+        encoding,
+      );
+    }
+  });
+
+  it("gives each thread at most maxQueued jobs; more go back to the caller, and it takes them again once answered", async () => {
+    const pool = poolOf({ workers: 1, maxQueued: 2 });
+    await whenReady(pool);
+    const first = pool.count(outputs[0]!, "o200k_base");
+    const second = pool.count(outputs[1]!, "o200k_base");
+    assert.ok(first !== undefined && second !== undefined);
+    assert.equal(pool.count(outputs[2]!, "o200k_base"), undefined, "a third job waits in no queue");
+    await Promise.all([first, second]);
+    const again = pool.count(outputs[2]!, "o200k_base");
+    assert.equal(await again, createTokenCounter("o200k_base").count(outputs[2]!));
+  });
+
+  it("rejects a job its thread cannot count, and goes on counting", async () => {
+    const pool = poolOf({ workers: 1 });
+    await whenReady(pool);
+    await assert.rejects(pool.count("text", "p50k_base" as TokenEncoding)!, (error: unknown) => error instanceof AppError && error.code === "internal");
+    assert.equal(await pool.count("one two three", "o200k_base"), createTokenCounter("o200k_base").count("one two three"));
+  });
+
+  it("on close rejects what its threads still owed and takes nothing more", async () => {
+    const pool = poolOf({ workers: 1 });
+    await whenReady(pool);
+    const owed = pool.count(outputs[0]!.repeat(40), "o200k_base");
+    assert.ok(owed !== undefined);
+    const rejected = assert.rejects(owed, (error: unknown) => error instanceof AppError && error.code === "internal");
+    await pool.close();
+    await rejected;
+    assert.equal(pool.count("x", "o200k_base"), undefined);
+  });
+
+  it("with no threads never counts", () => {
+    assert.equal(poolOf({ workers: 0 }).count("x", "o200k_base"), undefined);
+  });
+});

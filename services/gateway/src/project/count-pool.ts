@@ -1,0 +1,120 @@
+import { AppError } from "@loupe/errors";
+import type { TokenEncoding } from "@loupe/projection";
+import { startModuleWorker } from "@loupe/runtime";
+import { availableParallelism } from "node:os";
+import type { Worker } from "node:worker_threads";
+import type { CountJob, CountMessage } from "./count-worker.js";
+
+/**
+ * Exact token counts made in worker threads, so counting a long original (the usage figures of a
+ * result that was cut) runs on another core while this thread projects and saves.
+ */
+export interface TokenCountPool {
+  /**
+   * Counts `text` exactly in `encoding` in a worker thread. Undefined when no thread can take it now —
+   * none is ready yet (the call starts one), every thread already has `maxQueued` jobs, or the pool is
+   * closed — so the caller counts in its own thread instead.
+   * @throws AppError `internal` (rejected promise) when the thread fails or exits, or the pool is closed, before answering
+   */
+  count(text: string, encoding: TokenEncoding): Promise<number> | undefined;
+  /** Terminates every thread; what they still owed is rejected. */
+  close(): Promise<void>;
+}
+
+/** Threads by default: all cores but one (this thread projects), at most 2. */
+export const DEFAULT_COUNT_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** Jobs a thread may have waiting before counts go back to the caller's thread (a queue never grows without bound). */
+export const DEFAULT_MAX_QUEUED = 2;
+
+interface Pending {
+  resolve: (tokens: number) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * A pool of at most `workers` counting threads, each started on first need and kept (unreferenced while idle,
+ * so it never holds the process open). A thread that fails is dropped with what it owed, and a fresh one is
+ * started on the next need.
+ */
+export function createTokenCountPool(options: { workers?: number; maxQueued?: number } = {}): TokenCountPool {
+  const workers = options.workers ?? DEFAULT_COUNT_WORKERS;
+  const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
+  const slots = new Set<Slot>();
+  let nextId = 0;
+  let closed = false;
+
+  function drop(slot: Slot, error: Error): void {
+    if (!slots.delete(slot)) return;
+    for (const pending of slot.pending.values()) pending.reject(error);
+    slot.pending.clear();
+    void slot.worker.terminate();
+  }
+
+  function start(): void {
+    const worker = startModuleWorker(import.meta.url, "count-worker");
+    worker.unref();
+    const slot: Slot = { worker, ready: false, pending: new Map() };
+    slots.add(slot);
+    worker.on("message", (message: CountMessage) => {
+      if ("ready" in message) {
+        slot.ready = true;
+        return;
+      }
+      const pending = slot.pending.get(message.id);
+      slot.pending.delete(message.id);
+      if (slot.pending.size === 0) worker.unref();
+      if ("tokens" in message) pending?.resolve(message.tokens);
+      else pending?.reject(new AppError("internal", `token count failed in a worker: ${message.error}`));
+    });
+    worker.on("error", (error) => drop(slot, new AppError("internal", "token-count worker failed", { cause: error })));
+    worker.on("exit", (code) => drop(slot, new AppError("internal", `token-count worker exited [code=${String(code)}]`)));
+  }
+
+  function freest(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const slot of slots) if (slot.ready && (best === undefined || slot.pending.size < best.pending.size)) best = slot;
+    return best !== undefined && best.pending.size < maxQueued ? best : undefined;
+  }
+
+  return {
+    count(text, encoding) {
+      if (closed || workers <= 0) return undefined;
+      const slot = freest();
+      if (slot === undefined) {
+        // Every ready thread is full, or none is ready: start one if the pool may grow (none starting already).
+        const starting = [...slots].some((candidate) => !candidate.ready);
+        if (!starting && slots.size < workers) start();
+        return undefined;
+      }
+      const id = nextId++;
+      return new Promise<number>((resolve, reject) => {
+        slot.pending.set(id, { resolve, reject });
+        slot.worker.ref();
+        slot.worker.postMessage({ id, text, encoding } satisfies CountJob);
+      });
+    },
+    async close() {
+      closed = true;
+      const all = [...slots];
+      for (const slot of all) drop(slot, new AppError("internal", "token-count pool closed"));
+      await Promise.all(all.map((slot) => slot.worker.terminate()));
+    },
+  };
+}
+
+let shared: TokenCountPool | undefined;
+
+/**
+ * The process's shared pool, made on first use with `workers` threads at most (the first caller's number;
+ * its idle threads never keep the process alive, so nothing needs to close it).
+ */
+export function defaultTokenCountPool(workers = DEFAULT_COUNT_WORKERS): TokenCountPool {
+  shared ??= createTokenCountPool({ workers });
+  return shared;
+}

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { AppError } from "@loupe/errors";
+import { createTokenCounter } from "@loupe/projection";
+import { create } from "@bufbuild/protobuf";
+import { ToolResultSchema } from "@loupe/proto";
+import { resultContent } from "../tool-result-content.js";
+import type { TokenCountPool } from "./count-pool.js";
+import { countOriginal, POOLED_COUNT_MIN_BYTES } from "./original-tokens.js";
+
+const counter = createTokenCounter("o200k_base");
+const contentOf = (text: string) => resultContent(create(ToolResultSchema, { toolName: "bash", parts: [{ content: { case: "text", value: text } }] }));
+const long = Array.from({ length: 1200 }, (_, line) => `src/module_${String(line)}.ts:${String(line * 7)}: error TS2322`).join("\n");
+
+/** A pool that answers with `answer` (a count, a failure, or no thread free), remembering what it was asked. */
+function poolAnswering(answer: number | Error | undefined): { pool: TokenCountPool; asked: string[] } {
+  const asked: string[] = [];
+  const pool: TokenCountPool = {
+    count: (text) => {
+      asked.push(text);
+      if (answer === undefined) return undefined;
+      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+    },
+    close: () => Promise.resolve(),
+  };
+  return { pool, asked };
+}
+
+describe("countOriginal", () => {
+  it("takes a fit check's count as it is, asking no thread", async () => {
+    const { pool, asked } = poolAnswering(1);
+    assert.deepEqual(await countOriginal(contentOf(long), counter, true, 321, pool), { tokens: 321, estimated: false });
+    assert.deepEqual(asked, []);
+  });
+
+  it("uses a thread's count for a long original", async () => {
+    const { pool, asked } = poolAnswering(counter.count(long));
+    assert.deepEqual(await countOriginal(contentOf(long), counter, true, false, pool), { tokens: counter.count(long), estimated: false });
+    assert.deepEqual(asked, [long]);
+  });
+
+  it("counts in this thread when the pool has no thread free, or its thread fails", async () => {
+    for (const answer of [undefined, new AppError("internal", "token-count worker exited [code=1]")]) {
+      const { pool, asked } = poolAnswering(answer);
+      assert.deepEqual(await countOriginal(contentOf(long), counter, true, false, pool), { tokens: counter.count(long), estimated: false });
+      assert.equal(asked.length, 1);
+    }
+  });
+
+  it("counts a short original in this thread, and marks counts for models without their own tokenizer estimated", async () => {
+    const short = long.slice(0, POOLED_COUNT_MIN_BYTES - 1);
+    const { pool, asked } = poolAnswering(1);
+    assert.deepEqual(await countOriginal(contentOf(short), counter, false, false, pool), { tokens: counter.count(short), estimated: true });
+    assert.deepEqual(asked, []);
+  });
+
+  it("estimates an original above 64 KB from its bytes, asking no thread", async () => {
+    const huge = long.repeat(2);
+    const { pool, asked } = poolAnswering(1);
+    assert.deepEqual(await countOriginal(contentOf(huge), counter, true, false, pool), { tokens: Math.ceil(Buffer.byteLength(huge) / 4), estimated: true });
+    assert.deepEqual(asked, []);
+  });
+});

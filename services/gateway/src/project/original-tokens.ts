@@ -1,0 +1,36 @@
+import type { TokenCounter } from "@loupe/projection";
+import type { ResultContent } from "../tool-result-content.js";
+import type { TokenCountPool } from "./count-pool.js";
+
+// Counting is ~8–12 MB/s: originals above this size get an estimate instead.
+const EXACT_COUNT_MAX_BYTES = 64 * 1024;
+const ESTIMATED_BYTES_PER_TOKEN = 4;
+// Below this an original is counted in this thread: sending it to a counting thread would cost about as much.
+export const POOLED_COUNT_MIN_BYTES = 8 * 1024;
+
+/** The original's tokens: counted when small enough, else estimated from its bytes. */
+export interface TokenCount {
+  tokens: number;
+  estimated: boolean;
+}
+
+/**
+ * The original's tokens: taken from a fit check that already counted it all (`fitted`), or counted whole in
+ * one pass — in a thread of `pool` when it has one free for a result of POOLED_COUNT_MIN_BYTES or more (the
+ * count then runs on another core while this thread projects and saves; in this thread when the pool has no
+ * thread free or its thread fails) — and above EXACT_COUNT_MAX_BYTES estimated from its bytes. Whatever
+ * thread counts, the count is the same. `counter` must count as the pool's threads do (the default counters).
+ */
+export async function countOriginal(
+  content: ResultContent,
+  counter: TokenCounter,
+  exact: boolean,
+  fitted: number | false,
+  pool?: TokenCountPool,
+): Promise<TokenCount> {
+  if (fitted !== false) return { tokens: fitted, estimated: !exact };
+  if (content.bytes.byteLength > EXACT_COUNT_MAX_BYTES) return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
+  const pooled = content.bytes.byteLength >= POOLED_COUNT_MIN_BYTES ? pool?.count(content.text, counter.encoding) : undefined;
+  const tokens = pooled === undefined ? counter.count(content.text) : await pooled.catch(() => counter.count(content.text));
+  return { tokens, estimated: !exact };
+}
