@@ -48,8 +48,13 @@ visit(cli.name);
 const staging = mkdtempSync(join(tmpdir(), "loupe-pack-"));
 try {
   await build({
-    // The archive's pattern matcher runs in worker threads that load their own module beside the bundle.
-    entryPoints: [join(ROOT, "services/loupe/src/main.ts"), join(ROOT, "services/archive/src/pattern-match-worker.ts")],
+    // The archive's pattern matcher and the gateway's token counters run in worker threads that load their
+    // own module beside the bundle.
+    entryPoints: [
+      join(ROOT, "services/loupe/src/main.ts"),
+      join(ROOT, "services/archive/src/pattern-match-worker.ts"),
+      join(ROOT, "services/gateway/src/project/count-worker.ts"),
+    ],
     entryNames: "[name]",
     outdir: join(staging, "dist"),
     bundle: true,

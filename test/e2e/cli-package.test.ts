@@ -31,6 +31,7 @@ describe("the loupe command as a package: packed, installed globally, run", () =
   let bin: string;
   let server: ReturnType<typeof spawn> | undefined;
   let address = "";
+  let serverLog = "";
 
   before(async () => {
     work = await mkdtemp(join(tmpdir(), "loupe-package-"));
@@ -49,6 +50,7 @@ describe("the loupe command as a package: packed, installed globally, run", () =
     address = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("the installed loupe serve did not start")), 60_000);
       server?.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+        serverLog += chunk;
         const grpc = /"loupe is serving \(embedded\)","grpc":"([^"]+)"/.exec(chunk)?.[1];
         if (grpc === undefined) return;
         clearTimeout(timer);
@@ -82,6 +84,18 @@ describe("the loupe command as a package: packed, installed globally, run", () =
         .slice(omission.startLine - 1, omission.endLine)
         .join("\n") + "\n",
     );
+  });
+
+  it("counts long originals in its counting thread, whose module the package carries", async () => {
+    // The first long original starts the thread (and is counted in the call's thread); a thread that cannot load
+    // its module is logged as it fails.
+    const original = numberedLines(1000); // 55 KB: counted exactly, in the thread
+    for (let call = 0; call < 3; call++) {
+      const projected = await loupe(bin, ["project", "--tool", "bash", "--json"], original, { LOUPE_ADDR: address });
+      assert.equal(projected.code, 0, projected.stderr);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    assert.doesNotMatch(serverLog, /token-count thread/);
   });
 
   it("runs the hook: a long Bash output becomes Loupe's view, in Bash's own shape", async () => {

@@ -30,7 +30,7 @@ import { createTokenStore } from "./auth/token-store.js";
 import { createTokensHandlers } from "./auth/tokens-handlers.js";
 import { createRestApi } from "./rest-api.js";
 import { deleteResults } from "./delete-results.js";
-import { defaultTokenCountPool } from "./project/count-pool.js";
+import { countThreadFailed, defaultTokenCountPool } from "./project/count-pool.js";
 
 export { loadConfig, DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT, INSECURE_DEFAULT_SECRET } from "./config.js";
 export type { GatewayConfig } from "./config.js";
@@ -141,7 +141,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       counter: tokenCounters.o200k_base,
       counterFor: (encoding) => tokenCounters[encoding],
       // The process's shared threads count as `tokenCounters` do.
-      ...(config.countWorkers > 0 ? { countPool: defaultTokenCountPool(config.countWorkers) } : {}),
+      ...(config.countWorkers > 0 ? { countPool: defaultTokenCountPool({ workers: config.countWorkers, onThreadFailure: countThreadFailed(logger) }) } : {}),
       maxResultBytes: config.maxResultBytes,
       maxViewBytes: config.maxViewBytes,
       defaultBudgetTokens: config.defaultBudgetTokens,

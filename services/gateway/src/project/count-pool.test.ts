@@ -4,7 +4,7 @@ import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "@loupe/errors";
 import { createTokenCounter, type TokenEncoding } from "@loupe/projection";
-import { createTokenCountPool, type TokenCountPool } from "./count-pool.js";
+import { createTokenCountPool, MAX_START_FAILURES, type TokenCountPool } from "./count-pool.js";
 
 /** Asks until a thread is ready (the first asks start it and go back to the caller). */
 async function whenReady(pool: TokenCountPool): Promise<void> {
@@ -84,6 +84,20 @@ describe("token-count pool", () => {
     await pool.close();
     await rejected;
     assert.equal(pool.count("x", "o200k_base"), undefined);
+  });
+
+  it("stops starting threads after MAX_START_FAILURES fail before they are ready, saying so", async () => {
+    const failures: boolean[] = [];
+    const pool = poolOf({ workers: 1, module: "no-such-count-worker", onThreadFailure: (_error, gaveUp) => failures.push(gaveUp) });
+    const deadline = Date.now() + 60_000;
+    while (failures.length < MAX_START_FAILURES && Date.now() < deadline) {
+      assert.equal(pool.count("x", "o200k_base"), undefined, "a thread that never got ready counts nothing");
+      await sleep(50);
+    }
+    assert.deepEqual(failures, [...Array.from({ length: MAX_START_FAILURES - 1 }, () => false), true]);
+    await sleep(300);
+    assert.equal(pool.count("x", "o200k_base"), undefined);
+    assert.equal(failures.length, MAX_START_FAILURES, "no thread is started after the pool gave up");
   });
 
   it("with no threads never counts", () => {

@@ -1,6 +1,6 @@
 import { AppError } from "@loupe/errors";
 import type { TokenEncoding } from "@loupe/projection";
-import { startModuleWorker } from "@loupe/runtime";
+import { startModuleWorker, type Logger } from "@loupe/runtime";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { CountJob, CountMessage } from "./count-worker.js";
@@ -25,6 +25,20 @@ export interface TokenCountPool {
 export const DEFAULT_COUNT_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 /** Jobs a thread may have waiting before counts go back to the caller's thread (a queue never grows without bound). */
 export const DEFAULT_MAX_QUEUED = 2;
+/** Threads that may fail before they are ready (a module that does not load) before the pool stops starting them. */
+export const MAX_START_FAILURES = 3;
+
+/** How a pool is made. */
+export interface TokenCountPoolOptions {
+  /** Threads at most (default {@link DEFAULT_COUNT_WORKERS}); 0: the pool never counts. */
+  workers?: number;
+  /** Jobs one thread may have waiting (default {@link DEFAULT_MAX_QUEUED}). */
+  maxQueued?: number;
+  /** Told of each thread that fails or exits, and whether the pool gave up starting them (every count then stays with the caller). */
+  onThreadFailure?: (error: Error, gaveUp: boolean) => void;
+  /** The threads' module beside this one (default "count-worker"; tests name one that does not load). */
+  module?: string;
+}
 
 interface Pending {
   resolve: (tokens: number) => void;
@@ -40,24 +54,29 @@ interface Slot {
 /**
  * A pool of at most `workers` counting threads, each started on first need and kept (unreferenced while idle,
  * so it never holds the process open). A thread that fails is dropped with what it owed, and a fresh one is
- * started on the next need.
+ * started on the next need — unless MAX_START_FAILURES threads failed before they were ready: then none is
+ * started again.
  */
-export function createTokenCountPool(options: { workers?: number; maxQueued?: number } = {}): TokenCountPool {
+export function createTokenCountPool(options: TokenCountPoolOptions = {}): TokenCountPool {
   const workers = options.workers ?? DEFAULT_COUNT_WORKERS;
   const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
   const slots = new Set<Slot>();
   let nextId = 0;
   let closed = false;
+  let startFailures = 0;
 
   function drop(slot: Slot, error: Error): void {
     if (!slots.delete(slot)) return;
     for (const pending of slot.pending.values()) pending.reject(error);
     slot.pending.clear();
     void slot.worker.terminate();
+    if (closed) return;
+    if (!slot.ready) startFailures++;
+    options.onThreadFailure?.(error, startFailures >= MAX_START_FAILURES);
   }
 
   function start(): void {
-    const worker = startModuleWorker(import.meta.url, "count-worker");
+    const worker = startModuleWorker(import.meta.url, options.module ?? "count-worker");
     worker.unref();
     const slot: Slot = { worker, ready: false, pending: new Map() };
     slots.add(slot);
@@ -84,7 +103,7 @@ export function createTokenCountPool(options: { workers?: number; maxQueued?: nu
 
   return {
     count(text, encoding) {
-      if (closed || workers <= 0) return undefined;
+      if (closed || workers <= 0 || startFailures >= MAX_START_FAILURES) return undefined;
       const slot = freest();
       if (slot === undefined) {
         // Every ready thread is full, or none is ready: start one if the pool may grow (none starting already).
@@ -111,10 +130,21 @@ export function createTokenCountPool(options: { workers?: number; maxQueued?: nu
 let shared: TokenCountPool | undefined;
 
 /**
- * The process's shared pool, made on first use with `workers` threads at most (the first caller's number;
- * its idle threads never keep the process alive, so nothing needs to close it).
+ * The process's shared pool, made on first use with the first caller's options (its idle threads never keep
+ * the process alive, so nothing needs to close it).
  */
-export function defaultTokenCountPool(workers = DEFAULT_COUNT_WORKERS): TokenCountPool {
-  shared ??= createTokenCountPool({ workers });
+export function defaultTokenCountPool(options: TokenCountPoolOptions = {}): TokenCountPool {
+  shared ??= createTokenCountPool(options);
   return shared;
+}
+
+/** Logs a counting thread's failure as a warning (counts go on, in the call's thread). */
+export function countThreadFailed(logger: Logger): (error: Error, gaveUp: boolean) => void {
+  return (error, gaveUp) =>
+    logger.warn(
+      gaveUp ? "token-count threads keep failing to start; counting in the call's thread from now on" : "a token-count thread failed; counting goes on",
+      {
+        error,
+      },
+    );
 }
