@@ -1,4 +1,5 @@
 export { createFileArchiveStore } from "./file-archive-store.js";
+export { createLmdbArchiveStore } from "./lmdb-archive-store.js";
 export { createS3ArchiveStore } from "./s3-archive-store.js";
 export {
   blobKey,
@@ -27,5 +28,6 @@ export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.
 export type { ArchiveStore, ByteRange, PutOptions, PutOutcome } from "./archive-store.js";
 
 export type { S3ArchiveStore, S3ArchiveStoreOptions } from "./s3-archive-store.js";
+export type { LmdbArchiveStoreOptions } from "./lmdb-archive-store.js";
 export type { CanonicalPart } from "./revision-of.js";
 export { validateSessionId, checkSessionIdLength, MAX_SESSION_ID_CHARS } from "./session-id.js";

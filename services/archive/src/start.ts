@@ -1,4 +1,4 @@
-import { createFileArchiveStore, createS3ArchiveStore, type ArchiveStore } from "@loupe/archive-store";
+import { createFileArchiveStore, createLmdbArchiveStore, createS3ArchiveStore, type ArchiveStore } from "@loupe/archive-store";
 import { createHealthReporter, registerService, startGrpcServer } from "@loupe/grpc";
 import type { ServiceHandlers } from "@loupe/grpc";
 import { ArchiveService } from "@loupe/proto";
@@ -44,9 +44,10 @@ export interface ArchiveDeps {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BUCKET_CHECK_TIMEOUT_MS = 30_000;
 
-/** Creates the blob store the config names: the filesystem under the data dir, or S3. */
+/** Creates the blob store the config names: files or an LMDB database under the data dir, or S3. */
 export async function createArchiveStore(config: ArchiveConfig): Promise<ArchiveStore> {
   if (config.backend === "fs") return createFileArchiveStore({ directory: join(config.dataDir, "archive") });
+  if (config.backend === "lmdb") return createLmdbArchiveStore({ directory: join(config.dataDir, "archive-lmdb") });
   const store = createS3ArchiveStore({
     region: config.s3.region,
     bucket: config.s3.bucket,

@@ -1,5 +1,5 @@
 import { loadConfig as loadArchiveConfig, type ArchiveConfig } from "@loupe/archive";
-import { readString, throwOnProblems, type Env } from "@loupe/config";
+import { readEnum, readString, throwOnProblems, type Env } from "@loupe/config";
 import { loadConfig as loadGatewayConfig, type GatewayConfig } from "@loupe/gateway";
 import { loadConfig as loadNoteWorkerConfig, type NoteWorkerConfig } from "@loupe/note-worker";
 import { AppError, isAppError } from "@loupe/errors";
@@ -15,7 +15,7 @@ export interface ServeConfig {
 /**
  * Reads the embedded configuration: the gateway's ports are the public ones;
  * the archive listens on an ephemeral loopback port only the gateway uses, on
- * the filesystem under LOUPE_DATA_DIR. Reports every bad variable at once.
+ * the filesystem under LOUPE_DATA_DIR (files, or an LMDB database with LOUPE_ARCHIVE_BACKEND=lmdb). Reports every bad variable at once.
  * @throws AppError `invalid_argument` listing each problem
  */
 export function loadServeConfig(env: Env): ServeConfig {
@@ -30,8 +30,10 @@ export function loadServeConfig(env: Env): ServeConfig {
     }
   };
   const gateway = attempt(() => loadGatewayConfig(env));
+  // The archive stays on this machine: files (default) or an LMDB database under the data dir.
+  const backend = readEnum(env, "LOUPE_ARCHIVE_BACKEND", ["fs", "lmdb"] as const, "fs", problems);
   const archive = attempt(() =>
-    loadArchiveConfig({ ...env, LOUPE_ARCHIVE_BACKEND: "fs", LOUPE_GRPC_HOST: "127.0.0.1", LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }),
+    loadArchiveConfig({ ...env, LOUPE_ARCHIVE_BACKEND: backend, LOUPE_GRPC_HOST: "127.0.0.1", LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }),
   );
   const noteWorker = attempt(() => loadNoteWorkerConfig({ ...env, LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }));
   const unique = [...new Set(problems)];
