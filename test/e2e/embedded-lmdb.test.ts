@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -43,7 +43,12 @@ describe("embedded mode with the LMDB archive", () => {
     const original = numberedLines(5000);
     const response = await project("s1", original);
     assert.equal(response.archived, true);
-    assert.ok((await stat(join(dataDir, "archive-lmdb", "data.mdb"))).size > original.length, "the result is in the database");
+    // 275 KB: over the database's inline limit, so its content is a file of its own, named in the database.
+    assert.ok((await stat(join(dataDir, "archive-lmdb", "data.mdb"))).isFile());
+    const bodies = await readdir(join(dataDir, "archive-lmdb", "bodies"));
+    assert.ok(
+      (await Promise.all(bodies.map((name) => stat(join(dataDir, "archive-lmdb", "bodies", name))))).some((file) => file.size === Buffer.byteLength(original)),
+    );
     for (const omission of response.omissions) {
       assert.ok(omission.startLine !== undefined && omission.endLine !== undefined);
       assert.equal((await recoverOmission(client, omission)).text, linesOf(original, omission.startLine, omission.endLine));

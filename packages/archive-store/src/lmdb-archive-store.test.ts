@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
 import type { ArchiveStore } from "./archive-store.js";
-import { createLmdbArchiveStore } from "./lmdb-archive-store.js";
+import { createLmdbArchiveStore, INLINE_MAX_BYTES } from "./lmdb-archive-store.js";
 
 const encoder = new TextEncoder();
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
@@ -20,6 +20,19 @@ async function collect(keys: AsyncIterable<string>): Promise<string[]> {
   const all: string[] = [];
   for await (const key of keys) all.push(key);
   return all;
+}
+
+/** Retries `check` for up to 5 s (a replaced file goes once its change is flushed). */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 }
 
 const hasCode =
@@ -112,6 +125,63 @@ describe("createLmdbArchiveStore()", () => {
     assert.equal(await store.exists("t/aborted"), false);
   });
 
+  it("keeps a body over INLINE_MAX_BYTES in a file of its own, and a stream of no stated size too", async () => {
+    const bodyFiles = () => readdir(join(directory, "db", "bodies")).then((names) => names.filter((name) => !name.startsWith(".")));
+    const before = (await bodyFiles().catch(() => [])).length;
+    const large = Buffer.alloc(INLINE_MAX_BYTES + 1, "x");
+    assert.equal(await store.put("f/large", large), "created");
+    assert.equal(await store.put("f/stream", chunksOf("a", "b", "c")), "created");
+    assert.equal((await bodyFiles()).length, before + 2);
+    assert.equal(text(await store.get("f/stream")), "abc");
+    assert.equal(text(await store.get("f/large", { range: { start: INLINE_MAX_BYTES - 1, end: INLINE_MAX_BYTES + 5 } })), "xx");
+    assert.deepEqual(await store.stat("f/large"), { sizeBytes: INLINE_MAX_BYTES + 1 });
+    assert.deepEqual(await collect(store.list("f/")), ["f/large", "f/stream"]);
+    // Overwritten by a small body, then deleted: both files go.
+    assert.equal(await store.put("f/large", encoder.encode("small now")), "created");
+    assert.equal(text(await store.get("f/large")), "small now");
+    await store.delete("f/stream");
+    await assert.rejects(store.get("f/stream"), hasCode("not_found"));
+    await eventually(async () => assert.equal((await bodyFiles()).length, before));
+  });
+
+  it("stores one large body when 10 creators race on one key, and leaves no file of the losers", async () => {
+    const bodyFiles = () => readdir(join(directory, "db", "bodies")).then((names) => names.filter((name) => !name.startsWith(".")));
+    const before = (await bodyFiles()).length;
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        store.put("f/race", Buffer.alloc(INLINE_MAX_BYTES * 2, String(index)), { ifAbsent: true, sizeBytes: INLINE_MAX_BYTES * 2 }),
+      ),
+    );
+    assert.equal(outcomes.filter((outcome) => outcome === "created").length, 1);
+    const winner = String(outcomes.indexOf("created"));
+    assert.equal(text(await store.get("f/race", { range: { start: 0, end: 3 } })), winner.repeat(3));
+    await eventually(async () => assert.equal((await bodyFiles()).length, before + 1));
+  });
+
+  it("lists keys of small and large bodies together in byte order, across pages", async () => {
+    const keys = Array.from({ length: 2100 }, (_, index) => `m/k${String(index).padStart(5, "0")}`);
+    const large = new Set([0, 999, 1000, 1001, 1999, 2000, 2099].map((index) => keys[index]!));
+    await Promise.all(keys.map((key) => store.put(key, large.has(key) ? Buffer.alloc(INLINE_MAX_BYTES + 10) : encoder.encode(key), { deferSync: true })));
+    await store.sync?.(keys);
+    assert.deepEqual(await collect(store.list("m/")), keys);
+  });
+
+  it("removes at open the body files no key names (what a crash between writing and naming leaves)", async () => {
+    const folder = join(directory, "orphans");
+    const first = createLmdbArchiveStore({ directory: folder });
+    await first.put("o/kept", Buffer.alloc(INLINE_MAX_BYTES + 1, "k"));
+    await first.close?.();
+    await writeFile(join(folder, "bodies", "left-by-a-crash"), "orphan");
+    await writeFile(join(folder, "bodies", ".half-written.tmp"), "orphan");
+    const second = createLmdbArchiveStore({ directory: folder });
+    try {
+      assert.equal((await second.get("o/kept")).byteLength, INLINE_MAX_BYTES + 1);
+      assert.equal((await readdir(join(folder, "bodies"))).length, 1);
+    } finally {
+      await second.close?.();
+    }
+  });
+
   it("is open in one process at a time: a second store on the folder is refused", async () => {
     const second = createLmdbArchiveStore({ directory: join(directory, "db") });
     await assert.rejects(second.get("t/a/one"), hasCode("failed_precondition"));
@@ -126,7 +196,9 @@ describe("createLmdbArchiveStore()", () => {
       const store = createLmdbArchiveStore({ directory: ${JSON.stringify(folder)} });
       for (let index = 0; ; index += 1) {
         const keys = ["k/" + index + "/blob", "k/" + index + "/record"];
-        await Promise.all(keys.map((key) => store.put(key, new TextEncoder().encode(key.repeat(500)), { deferSync: true })));
+        // Every third save's content is large: a file of its own.
+        const body = (key) => new TextEncoder().encode(key.repeat(index % 3 === 0 && key.endsWith("blob") ? 40000 : 500));
+        await Promise.all(keys.map((key) => store.put(key, body(key), { deferSync: true })));
         await store.sync(keys);
         process.stdout.write(index + "\\n");
       }`;
@@ -144,7 +216,10 @@ describe("createLmdbArchiveStore()", () => {
     const reopened = createLmdbArchiveStore({ directory: folder });
     try {
       for (let index = 0; index <= acknowledged; index++) {
-        for (const key of [`k/${String(index)}/blob`, `k/${String(index)}/record`]) assert.equal(text(await reopened.get(key)), key.repeat(500), key);
+        for (const key of [`k/${String(index)}/blob`, `k/${String(index)}/record`]) {
+          const repeat = index % 3 === 0 && key.endsWith("blob") ? 40000 : 500;
+          assert.equal(text(await reopened.get(key)), key.repeat(repeat), key);
+        }
       }
     } finally {
       await reopened.close?.();

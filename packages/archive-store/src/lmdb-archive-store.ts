@@ -7,7 +7,10 @@ import { throwIfAborted } from "./abort-error.js";
 import type { ArchiveStore, ArchiveStoreStats, ObjectInfo, PutOutcome } from "./archive-store.js";
 import { bodyChunks } from "./body-chunks.js";
 import { assertValidRange, clipRange } from "./byte-range.js";
+import { appErrorFromFsError } from "./file-errors.js";
 import { assertValidKey, assertValidPrefix } from "./key-rules.js";
+import { LmdbBodyFiles, type BodyFile } from "./lmdb-body-files.js";
+import { mergedKeys } from "./lmdb-keys.js";
 
 /** Options of {@link createLmdbArchiveStore}. */
 export interface LmdbArchiveStoreOptions {
@@ -15,44 +18,72 @@ export interface LmdbArchiveStoreOptions {
   directory: string;
 }
 
-/** Keys read per listing page: each page is one short read transaction. */
-const LIST_PAGE_KEYS = 1000;
+/** Bodies up to this size are values in the database; larger ones (and streams of no stated size) get a file of their own. */
+export const INLINE_MAX_BYTES = 256 * 1024;
+
+interface Opened {
+  root: RootDatabase;
+  /** Small bodies, by key. */
+  objects: Database<Buffer, string>;
+  /** The files of large bodies, by key. */
+  files: Database<BodyFile, string>;
+  bodies: LmdbBodyFiles;
+  unlock: () => Promise<void>;
+}
 
 function storeError(error: unknown, action: string, context: string): AppError {
   if (error instanceof AppError) return error;
   return new AppError("internal", `lmdb archive: could not ${action} [${context}]`, { cause: error });
 }
 
+async function openDatabase(root: string): Promise<Opened> {
+  await mkdir(root, { recursive: true });
+  const unlock = await lockDirectory(root, { fileName: "loupe.lock", label: "archive folder" });
+  try {
+    // Loaded here: a process that keeps its archive elsewhere never loads LMDB's native code.
+    const { open } = await import("lmdb");
+    const env = open({ path: root, overlappingSync: true, separateFlushed: true });
+    const objects = env.openDB<Buffer, string>({ name: "objects", encoding: "binary" });
+    const files = env.openDB<BodyFile, string>({ name: "files", encoding: "json" });
+    const bodies = new LmdbBodyFiles(root);
+    // Files no key names are what a crash between writing a file and naming it left: nothing relies on them.
+    const named = new Set<string>();
+    for (const { value } of files.getRange()) named.add(value.name);
+    await bodies.sweep((name) => named.has(name));
+    return { root: env, objects, files, bodies, unlock };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+/** A body of at most INLINE_MAX_BYTES as one buffer (its size checked); undefined for a larger or unsized stream. */
+async function inlineBody(body: Uint8Array | AsyncIterable<Uint8Array>, sizeBytes: number | undefined, signal: AbortSignal | undefined, context: string) {
+  if (body instanceof Uint8Array ? body.byteLength > INLINE_MAX_BYTES : sizeBytes === undefined || sizeBytes > INLINE_MAX_BYTES) return undefined;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of bodyChunks(body, sizeBytes, signal, context)) chunks.push(chunk);
+  const only = chunks.length === 1 ? chunks[0] : undefined;
+  return only === undefined ? Buffer.concat(chunks) : Buffer.from(only.buffer, only.byteOffset, only.byteLength);
+}
+
 /**
- * The LMDB adapter of {@link ArchiveStore} (`LOUPE_ARCHIVE_BACKEND=lmdb`): every object is one value of one
- * LMDB database in `directory`, through lmdb-js. A put is one write transaction, visible to readers once
- * it resolves; concurrent writes are committed together, and a commit is flushed to disk after it is
- * visible (overlapping sync). A put resolves only once flushed, except with `deferSync`: then `sync(keys)`
- * waits for the flush (of every earlier write), so a save is acknowledged after one flush for all its objects.
- * A crash loses nothing flushed: LMDB keeps the last flushed transaction. One process per folder (a lock
- * file, as the file store has). Bodies are buffered whole (LOUPE_MAX_RESULT_BYTES bounds them); a range is
- * read from the mapped value without reading the rest.
+ * The LMDB adapter of {@link ArchiveStore} (`LOUPE_ARCHIVE_BACKEND=lmdb`), through lmdb-js: a body of up
+ * to INLINE_MAX_BYTES is a value of the database; a larger one is streamed to a file of its own (fsynced
+ * before the database names it; see LmdbBodyFiles), so it is never held whole in memory. A put is one
+ * write transaction, visible once it resolves; concurrent writes share a commit, and a commit is flushed
+ * to disk after it is visible (overlapping sync). A put resolves only once flushed, except with
+ * `deferSync`: then `sync(keys)` waits for the flush, so one save's objects are made durable by one flush.
+ * A crash loses nothing flushed (LMDB keeps the last flushed transaction). One process per folder (a lock
+ * file, as the file store has).
  */
 export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): ArchiveStore {
   const root = resolve(options.directory);
   const stats: ArchiveStoreStats = { bytesReceived: 0, requests: 0 };
-  const opened = (async () => {
-    await mkdir(root, { recursive: true });
-    const unlock = await lockDirectory(root, { fileName: "loupe.lock", label: "archive folder" });
-    try {
-      // Loaded here: a process that keeps its archive elsewhere never loads LMDB's native code.
-      const { open } = await import("lmdb");
-      const db: RootDatabase<Buffer, string> = open({ path: root, encoding: "binary", overlappingSync: true, separateFlushed: true });
-      return { db, unlock };
-    } catch (error) {
-      await unlock();
-      throw error;
-    }
-  })();
+  const opened = openDatabase(root);
   opened.catch(() => undefined);
-  const database = async (context: string): Promise<Database<Buffer, string>> => {
+  const database = async (context: string): Promise<Opened> => {
     try {
-      return (await opened).db;
+      return await opened;
     } catch (error) {
       throw storeError(error, "open the database of", context);
     }
@@ -60,11 +91,13 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
   const sizeOf = async (key: string, signal: AbortSignal | undefined): Promise<ObjectInfo | undefined> => {
     assertValidKey(key);
     stats.requests += 1;
-    const db = await database(`key=${key}`);
+    const { objects, files } = await database(`key=${key}`);
     throwIfAborted(signal, `key=${key}`);
     // A fast read's buffer is lmdb-js's shared one: its `length` is the value's, its `byteLength` the whole buffer's.
-    const value = db.getBinaryFast(key);
-    return value === undefined ? undefined : { sizeBytes: value.length };
+    const value = objects.getBinaryFast(key);
+    if (value !== undefined) return { sizeBytes: value.length };
+    const file = files.get(key);
+    return file === undefined ? undefined : { sizeBytes: file.sizeBytes };
   };
   return {
     stats,
@@ -72,24 +105,49 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
       assertValidKey(key);
       stats.requests += 1;
       const context = `key=${key}`;
-      const db = await database(context);
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of bodyChunks(body, putOptions.sizeBytes, putOptions.signal, context)) chunks.push(chunk);
-      throwIfAborted(putOptions.signal, context);
-      const value =
-        chunks.length === 1 && chunks[0] !== undefined ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks);
+      const { root: env, objects, files, bodies } = await database(context);
+      const ifAbsent = putOptions.ifAbsent === true;
+      const flushed = async (): Promise<void> => {
+        await env.flushed;
+      };
+      // An object found already there is relied on only once the save that made it is flushed, as a new one.
+      if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) {
+        throwIfAborted(putOptions.signal, context);
+        await flushed();
+        return "exists";
+      }
+      const inline = await inlineBody(body, putOptions.sizeBytes, putOptions.signal, context);
+      let file: BodyFile | undefined;
+      try {
+        if (inline === undefined) file = await bodies.write(body, putOptions, context);
+        throwIfAborted(putOptions.signal, context);
+      } catch (error) {
+        if (file !== undefined) await bodies.remove(file.name).catch(() => undefined);
+        throw appErrorFromFsError(error, "write", context);
+      }
+      let replaced: string | undefined;
       let outcome: PutOutcome;
       try {
-        if (putOptions.ifAbsent === true) outcome = (await db.ifNoExists(key, () => void db.put(key, value))) ? "created" : "exists";
-        else {
-          await db.put(key, value);
-          outcome = "created";
-        }
-        // An object found already there is relied on only once the save that made it is flushed, as a new one.
-        if (putOptions.deferSync !== true || outcome === "exists") await db.flushed;
+        outcome = await env.transaction((): PutOutcome => {
+          if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) return "exists";
+          replaced = files.get(key)?.name;
+          if (file === undefined) {
+            void objects.put(key, inline ?? Buffer.alloc(0));
+            if (replaced !== undefined) void files.remove(key);
+          } else {
+            void files.put(key, file);
+            void objects.remove(key);
+          }
+          return "created";
+        });
+        if (putOptions.deferSync !== true || outcome === "exists") await flushed();
       } catch (error) {
+        if (file !== undefined) await bodies.remove(file.name).catch(() => undefined);
         throw storeError(error, "write", context);
       }
+      // A file no key names any more goes once the change is on disk (until then, a crash would name it again).
+      const unnamed = outcome === "exists" ? file?.name : replaced;
+      if (unnamed !== undefined) void flushed().then(() => bodies.remove(unnamed).catch(() => undefined));
       return outcome;
     },
     async get(key, getOptions = {}) {
@@ -97,14 +155,22 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
       if (getOptions.range !== undefined) assertValidRange(getOptions.range);
       stats.requests += 1;
       const context = `key=${key}`;
-      const db = await database(context);
+      const { objects, files, bodies } = await database(context);
       throwIfAborted(getOptions.signal, context);
-      // The fast read's buffer is reused by the next read (and longer than the value: `length` is the value's):
-      // the bytes wanted are copied out at once.
-      const value = db.getBinaryFast(key);
-      if (value === undefined) throw new AppError("not_found", `no such object [${context}]`);
-      const { start, end } = getOptions.range === undefined ? { start: 0, end: value.length } : clipRange(getOptions.range, value.length);
-      const bytes = Uint8Array.prototype.slice.call(value, start, end);
+      // The fast read's buffer is reused by the next read: the bytes wanted are copied out at once.
+      const value = objects.getBinaryFast(key);
+      let bytes: Uint8Array;
+      if (value !== undefined) {
+        const { start, end } = getOptions.range === undefined ? { start: 0, end: value.length } : clipRange(getOptions.range, value.length);
+        bytes = Uint8Array.prototype.slice.call(value, start, end);
+      } else {
+        const file = files.get(key);
+        if (file === undefined) throw new AppError("not_found", `no such object [${context}]`);
+        // A file deleted between the lookup and the read answers not_found, as the file store does.
+        bytes = await bodies.read(file, getOptions).catch((error: unknown) => {
+          throw appErrorFromFsError(error, "read", context);
+        });
+      }
       stats.bytesReceived += bytes.byteLength;
       return bytes;
     },
@@ -114,11 +180,17 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
       assertValidKey(key);
       stats.requests += 1;
       const context = `key=${key}`;
-      const db = await database(context);
+      const { root: env, objects, files, bodies } = await database(context);
       throwIfAborted(callOptions.signal, context);
       try {
-        await db.remove(key);
-        await db.flushed;
+        const removed = await env.transaction(() => {
+          const file = files.get(key)?.name;
+          void objects.remove(key);
+          void files.remove(key);
+          return file;
+        });
+        await env.flushed;
+        if (removed !== undefined) await bodies.remove(removed);
       } catch (error) {
         throw storeError(error, "delete", context);
       }
@@ -126,37 +198,26 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
     async *list(prefix, callOptions = {}) {
       assertValidPrefix(prefix);
       const context = `prefix=${prefix}`;
-      const db = await database(context);
-      // Page by page from the last key seen, so no read transaction stays open while the caller works.
-      let after: string | undefined;
-      for (;;) {
+      const { objects, files } = await database(context);
+      yield* mergedKeys([objects, files], prefix, () => {
         stats.requests += 1;
         throwIfAborted(callOptions.signal, context);
-        const page: string[] = [];
-        for (const key of db.getKeys({ start: after ?? prefix, limit: LIST_PAGE_KEYS + 1 })) {
-          if (!key.startsWith(prefix)) break;
-          if (key !== after) page.push(key);
-          if (page.length === LIST_PAGE_KEYS) break;
-        }
-        yield* page;
-        if (page.length < LIST_PAGE_KEYS) return;
-        after = page[page.length - 1];
-      }
+      });
     },
     async sync(keys, callOptions = {}) {
       if (keys.length === 0) return;
-      const db = await database("sync");
+      const { root: env } = await database("sync");
       throwIfAborted(callOptions.signal, "sync");
       try {
-        await db.flushed;
+        await env.flushed;
       } catch (error) {
         throw storeError(error, "flush", "sync");
       }
     },
     async close() {
-      const { db, unlock } = await opened.catch(() => ({ db: undefined, unlock: undefined }));
-      await db?.close();
-      await unlock?.();
+      const handle = await opened.catch(() => undefined);
+      await handle?.root.close();
+      await handle?.unlock();
     },
   };
 }
