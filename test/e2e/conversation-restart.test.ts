@@ -11,7 +11,7 @@ import { agentSession } from "../support/agent-session.js";
 import { eventually } from "../support/eventually.js";
 
 /** `loupe serve` on one data dir and port, which a test kills (SIGKILL) and starts again. */
-function crashableLoupe() {
+function crashableLoupe(backend: "fs" | "lmdb") {
   let dataDir = "";
   let grpcPort = 0;
   let loupe: LoupeProcess | undefined;
@@ -19,7 +19,12 @@ function crashableLoupe() {
     dataDir: () => dataDir,
     async start<S extends DescService>(service: S) {
       if (dataDir === "") [dataDir, grpcPort] = [await mkdtemp(join(tmpdir(), "loupe-restart-")), await freePort()];
-      loupe = startLoupeProcess(["serve"], { LOUPE_DATA_DIR: dataDir, LOUPE_GRPC_PORT: String(grpcPort), LOUPE_HTTP_PORT: "0" });
+      loupe = startLoupeProcess(["serve"], {
+        LOUPE_DATA_DIR: dataDir,
+        LOUPE_GRPC_PORT: String(grpcPort),
+        LOUPE_HTTP_PORT: "0",
+        LOUPE_ARCHIVE_BACKEND: backend,
+      });
       await loupe.waitFor(/loupe is serving/);
       return createGrpcClient(service, `127.0.0.1:${String(grpcPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
     },
@@ -33,38 +38,41 @@ function crashableLoupe() {
   };
 }
 
-describe("embedded mode keeps every accepted turn and note across a crash (invariant 8)", () => {
-  const loupe = crashableLoupe();
-  after(() => loupe.cleanup());
+for (const backend of ["fs", "lmdb"] as const) {
+  describe(`embedded mode keeps every accepted turn and note across a crash (invariant 8), archive ${backend}`, () => {
+    const loupe = crashableLoupe(backend);
+    after(() => loupe.cleanup());
 
-  it("answers the same log, note and duplicates after SIGKILL and a restart on the same data dir", async () => {
-    const turns = agentSession(10);
-    let client = await loupe.start(ConversationService);
-    await client.appendTurns({ sessionId: "crash", source: "app", systemPrompt: "You are a coding agent.", turns, contextWindowTokens: 6000 });
-    const before = await eventually(async () => {
-      const got = await client.getNote({ sessionId: "crash" });
-      return (got.note?.version ?? 0) > 0 ? got.note : undefined;
-    }, 20_000);
-    client.close();
-    await loupe.kill();
+    it("answers the same log, note and duplicates after SIGKILL and a restart on the same data dir", async () => {
+      const turns = agentSession(10);
+      let client = await loupe.start(ConversationService);
+      await client.appendTurns({ sessionId: "crash", source: "app", systemPrompt: "You are a coding agent.", turns, contextWindowTokens: 6000 });
+      const before = await eventually(async () => {
+        const got = await client.getNote({ sessionId: "crash" });
+        return (got.note?.version ?? 0) > 0 ? got.note : undefined;
+      }, 20_000);
+      client.close();
+      await loupe.kill();
 
-    client = await loupe.start(ConversationService);
-    const history = await client.readHistory({ sessionId: "crash", startSeq: 1, budgetTokens: 200_000 });
-    assert.deepEqual(
-      history.turns.map((turn) => turn.seq),
-      turns.map((turn) => turn.seq),
-      "every accepted turn is still in the log",
-    );
-    const after = await client.getNote({ sessionId: "crash" });
-    assert.ok((after.note?.version ?? 0) >= (before?.version ?? 1), "the note survived");
-    const retry = await client.appendTurns({ sessionId: "crash", turns: turns.slice(-4) });
-    assert.deepEqual([retry.accepted, retry.duplicates], [0, 4], "a retry after the crash is still recognised");
-    client.close();
+      client = await loupe.start(ConversationService);
+      const history = await client.readHistory({ sessionId: "crash", startSeq: 1, budgetTokens: 200_000 });
+      assert.deepEqual(
+        history.turns.map((turn) => turn.seq),
+        turns.map((turn) => turn.seq),
+        "every accepted turn is still in the log",
+      );
+      const after = await client.getNote({ sessionId: "crash" });
+      assert.ok((after.note?.version ?? 0) >= (before?.version ?? 1), "the note survived");
+      const retry = await client.appendTurns({ sessionId: "crash", turns: turns.slice(-4) });
+      assert.deepEqual([retry.accepted, retry.duplicates], [0, 4], "a retry after the crash is still recognised");
+      client.close();
+    });
   });
-});
+}
 
-describe("embedded mode keeps every saved result across a crash (invariant 8, the archive's journal)", () => {
-  const loupe = crashableLoupe();
+// The LMDB archive's crash test is test/e2e/embedded-lmdb.test.ts.
+describe("embedded mode keeps every saved result across a crash (invariant 8, the file archive's journal)", () => {
+  const loupe = crashableLoupe("fs");
   after(() => loupe.cleanup());
 
   it("recovers every acknowledged result whole after SIGKILL mid-load and a restart on the same data dir", async () => {

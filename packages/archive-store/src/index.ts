@@ -1,5 +1,5 @@
 export { createFileArchiveStore } from "./file-archive-store.js";
-export { createLmdbArchiveStore } from "./lmdb-archive-store.js";
+export { createLmdbArchiveStore, lmdbAvailable } from "./lmdb-archive-store.js";
 export { createS3ArchiveStore } from "./s3-archive-store.js";
 export {
   blobKey,

@@ -31,6 +31,17 @@ interface Opened {
   unlock: () => Promise<void>;
 }
 
+/** True when LMDB's native code loads on this platform (lmdb-js brings prebuilt binaries for the common ones). */
+export async function lmdbAvailable(): Promise<boolean> {
+  try {
+    await import("lmdb");
+    return true;
+  } catch {
+    // No binary for this platform, and none built.
+    return false;
+  }
+}
+
 function storeError(error: unknown, action: string, context: string): AppError {
   if (error instanceof AppError) return error;
   return new AppError("internal", `lmdb archive: could not ${action} [${context}]`, { cause: error });

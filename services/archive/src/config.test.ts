@@ -6,7 +6,7 @@ import { loadConfig } from "./config.js";
 describe("archive loadConfig()", () => {
   it("defaults to the filesystem under ./.loupe", () => {
     const config = loadConfig({});
-    assert.equal(config.backend, "fs");
+    assert.equal(config.backend, "auto");
     assert.equal(config.dataDir, "./.loupe");
     assert.equal(config.retentionDays, 7);
     assert.equal(config.sweepIntervalMs, 3_600_000);

@@ -2,7 +2,7 @@ import { readList, readEnum, readInt, readOptionalString, readPort, readBool, re
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 
 /** Where the archive keeps blobs. */
-export type ArchiveBackend = "fs" | "lmdb" | "s3";
+export type ArchiveBackend = "auto" | "fs" | "lmdb" | "s3";
 
 /** The archive service's configuration. */
 export interface ArchiveConfig {
@@ -13,7 +13,7 @@ export interface ArchiveConfig {
   httpHost: string;
   httpPort: number;
   backend: ArchiveBackend;
-  /** Root of the local backends: `<dataDir>/archive` (fs) or `<dataDir>/archive-lmdb` (lmdb). */
+  /** Root of the local backends: `<dataDir>/archive` (fs) or `<dataDir>/archive-lmdb` (lmdb); `auto` picks one (chooseLocalBackend). */
   dataDir: string;
   s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean; requestTimeoutMs: number };
   maxResultBytes: number;
@@ -62,7 +62,7 @@ export function loadConfig(env: Env = process.env): ArchiveConfig {
     grpcPort: readPort(env, "LOUPE_GRPC_PORT", DEFAULT_ARCHIVE_GRPC_PORT, problems),
     httpHost: readString(env, "LOUPE_HTTP_HOST", "127.0.0.1"),
     httpPort: readPort(env, "LOUPE_HTTP_PORT", DEFAULT_ARCHIVE_HTTP_PORT, problems),
-    backend: readEnum(env, "LOUPE_ARCHIVE_BACKEND", ["fs", "lmdb", "s3"] as const, "fs", problems),
+    backend: readEnum(env, "LOUPE_ARCHIVE_BACKEND", ["auto", "fs", "lmdb", "s3"] as const, "auto", problems),
     dataDir: readString(env, "LOUPE_DATA_DIR", DEFAULT_DATA_DIR),
     s3: {
       endpoint: readOptionalString(env, "LOUPE_S3_ENDPOINT"),

@@ -1,4 +1,5 @@
 import { createFileArchiveStore, createLmdbArchiveStore, createS3ArchiveStore, type ArchiveStore } from "@loupe/archive-store";
+import { chooseLocalBackend, LOCAL_BACKEND_FOLDERS } from "./local-backend.js";
 import { createHealthReporter, registerService, startGrpcServer } from "@loupe/grpc";
 import type { ServiceHandlers } from "@loupe/grpc";
 import { ArchiveService } from "@loupe/proto";
@@ -28,8 +29,8 @@ export interface ArchiveHandle {
 /** What the composition root supplies (`run.ts` for `loupe archive`, `services/loupe` for embedded mode). */
 export interface ArchiveDeps {
   logger: Logger;
-  /** The blob store (see {@link createArchiveStore}). */
-  store: ArchiveStore;
+  /** The blob store (see {@link createArchiveStore}, which says which backend it is). */
+  store: ArchiveStore & { backend?: string };
   now?: () => number;
   /** Serve GET /healthz on its own port (default true; embedded mode relies on the gateway's). */
   httpEndpoint?: boolean;
@@ -44,10 +45,14 @@ export interface ArchiveDeps {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BUCKET_CHECK_TIMEOUT_MS = 30_000;
 
-/** Creates the blob store the config names: files or an LMDB database under the data dir, or S3. */
-export async function createArchiveStore(config: ArchiveConfig): Promise<ArchiveStore> {
-  if (config.backend === "fs") return createFileArchiveStore({ directory: join(config.dataDir, "archive") });
-  if (config.backend === "lmdb") return createLmdbArchiveStore({ directory: join(config.dataDir, "archive-lmdb") });
+/**
+ * Creates the blob store the config names: files or an LMDB database under the data dir (`auto`: see
+ * chooseLocalBackend), or S3. `backend` says which it is.
+ */
+export async function createArchiveStore(config: ArchiveConfig): Promise<ArchiveStore & { backend: "fs" | "lmdb" | "s3" }> {
+  const backend = config.backend === "auto" ? await chooseLocalBackend(config.dataDir) : config.backend;
+  if (backend === "fs") return Object.assign(createFileArchiveStore({ directory: join(config.dataDir, LOCAL_BACKEND_FOLDERS.fs) }), { backend });
+  if (backend === "lmdb") return Object.assign(createLmdbArchiveStore({ directory: join(config.dataDir, LOCAL_BACKEND_FOLDERS.lmdb) }), { backend });
   const store = createS3ArchiveStore({
     region: config.s3.region,
     bucket: config.s3.bucket,
@@ -59,7 +64,7 @@ export async function createArchiveStore(config: ArchiveConfig): Promise<Archive
   // Create the bucket before serving, so the first put does not pay for it inside the gateway's time budget.
   // When S3 is down the archive still starts: puts fail until it is back, and the gateway answers fail-open.
   await store.ensureBucket({ signal: AbortSignal.timeout(BUCKET_CHECK_TIMEOUT_MS) }).catch(() => undefined);
-  return store;
+  return Object.assign(store, { backend });
 }
 
 /** Starts the ArchiveService (gRPC, with Health) and GET /healthz. */
@@ -112,7 +117,7 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
         });
   // A unix socket has no port (grpc-js reports 1 for it): name the socket instead.
   const listening = grpc === undefined ? { grpc: "in-process" } : deps.grpcAddress === undefined ? { grpcPort: grpc.port } : { grpcAddress: deps.grpcAddress };
-  deps.logger.info("archive started", { ...listening, httpPort: http?.port, backend: config.backend });
+  deps.logger.info("archive started", { ...listening, httpPort: http?.port, backend: deps.store.backend ?? config.backend });
   return {
     grpcPort: grpc?.port ?? 0,
     httpPort: http?.port ?? 0,

@@ -4,8 +4,9 @@ import { isAppError } from "@loupe/errors";
 import { loadServeConfig } from "./serve-config.js";
 
 describe("loadServeConfig()", () => {
-  it("keeps the archive in files under the data dir by default, or in an LMDB database", () => {
-    assert.equal(loadServeConfig({ LOUPE_DATA_DIR: "/tmp/loupe-x" }).archive.backend, "fs");
+  it("keeps the archive under the data dir: auto by default, files or an LMDB database when asked", () => {
+    assert.equal(loadServeConfig({ LOUPE_DATA_DIR: "/tmp/loupe-x" }).archive.backend, "auto");
+    assert.equal(loadServeConfig({ LOUPE_DATA_DIR: "/tmp/loupe-x", LOUPE_ARCHIVE_BACKEND: "fs" }).archive.backend, "fs");
     const lmdb = loadServeConfig({ LOUPE_DATA_DIR: "/tmp/loupe-x", LOUPE_ARCHIVE_BACKEND: "lmdb" });
     assert.equal(lmdb.archive.backend, "lmdb");
     assert.equal(lmdb.archive.dataDir, "/tmp/loupe-x");

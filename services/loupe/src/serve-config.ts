@@ -15,7 +15,7 @@ export interface ServeConfig {
 /**
  * Reads the embedded configuration: the gateway's ports are the public ones;
  * the archive listens on an ephemeral loopback port only the gateway uses, on
- * the filesystem under LOUPE_DATA_DIR (files, or an LMDB database with LOUPE_ARCHIVE_BACKEND=lmdb). Reports every bad variable at once.
+ * the filesystem under LOUPE_DATA_DIR (files or an LMDB database: LOUPE_ARCHIVE_BACKEND, default auto). Reports every bad variable at once.
  * @throws AppError `invalid_argument` listing each problem
  */
 export function loadServeConfig(env: Env): ServeConfig {
@@ -30,8 +30,8 @@ export function loadServeConfig(env: Env): ServeConfig {
     }
   };
   const gateway = attempt(() => loadGatewayConfig(env));
-  // The archive stays on this machine: files (default) or an LMDB database under the data dir.
-  const backend = readEnum(env, "LOUPE_ARCHIVE_BACKEND", ["fs", "lmdb"] as const, "fs", problems);
+  // The archive stays on this machine: files or an LMDB database under the data dir (auto: the one there, else LMDB).
+  const backend = readEnum(env, "LOUPE_ARCHIVE_BACKEND", ["auto", "fs", "lmdb"] as const, "auto", problems);
   const archive = attempt(() =>
     loadArchiveConfig({ ...env, LOUPE_ARCHIVE_BACKEND: backend, LOUPE_GRPC_HOST: "127.0.0.1", LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: "0" }),
   );

@@ -70,6 +70,7 @@ export async function startEmbedded(
     grpc: `${config.gateway.grpcHost}:${String(gateway.grpcPort)}`,
     http: `${config.gateway.httpHost}:${String(gateway.httpPort)}`,
     dataDir: config.dataDir,
+    archive: store.backend,
   });
   return {
     grpcPort: gateway.grpcPort,
