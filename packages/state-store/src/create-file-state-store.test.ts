@@ -127,3 +127,41 @@ describe("createFileStateStore() persistence", () => {
     await (await createFileStateStore({ directory })).close();
   });
 });
+
+describe("createFileStateStore() reads", () => {
+  it("answers a read of a key only once the write of it in flight is durable, so nothing a reader saw is lost by a crash", async () => {
+    const store = await createFileStateStore({ directory: freshDirectory() });
+    try {
+      for (const write of [
+        () => store.set("k", "v1"),
+        () => store.compareAndSet("k", "v1", "v2"),
+        () => store.increment("n", 1),
+        () => store.delete("k"),
+        () => store.deletePrefix("k"),
+      ]) {
+        const order: string[] = [];
+        const written = write().then(() => order.push("written"));
+        const read = Promise.all([store.get("k"), store.get("n"), store.ttlMs("k")]).then(() => order.push("read"));
+        await Promise.all([written, read]);
+        assert.deepEqual(order, ["written", "read"], String(write));
+      }
+      assert.equal(await store.get("n"), "1");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("does not make a read of another key wait", async () => {
+    const store = await createFileStateStore({ directory: freshDirectory() });
+    try {
+      await store.set("other", "o");
+      const order: string[] = [];
+      const written = store.set("k", "v").then(() => order.push("written"));
+      const read = store.get("other").then(() => order.push("read"));
+      await Promise.all([written, read]);
+      assert.deepEqual(order, ["read", "written"]);
+    } finally {
+      await store.close();
+    }
+  });
+});
