@@ -3,26 +3,9 @@ import { mkdtemp, readdir, rm, stat, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { isAppError } from "@loupe/errors";
 import type { ArchiveStore } from "./archive-store.js";
 import { createFileArchiveStore } from "./file-archive-store.js";
-
-const encoder = new TextEncoder();
-const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
-
-async function* chunksOf(...parts: string[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield encoder.encode(part);
-}
-
-async function collect(keys: AsyncIterable<string>): Promise<string[]> {
-  const all: string[] = [];
-  for await (const key of keys) all.push(key);
-  return all;
-}
-
-function hasCode(code: string): (error: unknown) => boolean {
-  return (error) => isAppError(error) && error.code === code;
-}
+import { chunksOf, collect, encoder, hasCode, text } from "./testing/store-test-helpers.js";
 
 describe("createFileArchiveStore()", () => {
   let directory = "";

@@ -5,22 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
-import { isAppError } from "@loupe/errors";
 import type { ArchiveStore } from "./archive-store.js";
 import { createLmdbArchiveStore, INLINE_MAX_BYTES } from "./lmdb-archive-store.js";
-
-const encoder = new TextEncoder();
-const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
-
-async function* chunksOf(...parts: string[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield encoder.encode(part);
-}
-
-async function collect(keys: AsyncIterable<string>): Promise<string[]> {
-  const all: string[] = [];
-  for await (const key of keys) all.push(key);
-  return all;
-}
+import { chunksOf, collect, encoder, hasCode, text } from "./testing/store-test-helpers.js";
 
 /** Retries `check` for up to 5 s (a replaced file goes once its change is flushed). */
 async function eventually(check: () => Promise<void>): Promise<void> {
@@ -34,11 +21,6 @@ async function eventually(check: () => Promise<void>): Promise<void> {
     }
   }
 }
-
-const hasCode =
-  (code: string) =>
-  (error: unknown): boolean =>
-    isAppError(error) && error.code === code;
 
 describe("createLmdbArchiveStore()", () => {
   let directory = "";
