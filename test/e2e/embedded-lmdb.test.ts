@@ -91,4 +91,29 @@ describe("embedded mode with the LMDB archive", () => {
       assert.equal(textOf(recovered.parts), linesOf(text, 1496, 1500), resultId);
     }
   });
+
+  it("leaves a data dir an earlier Loupe started on files on its files by default, and reads what was saved there", async () => {
+    const earlier = await mkdtemp(join(tmpdir(), "loupe-embedded-files-"));
+    const port = await freePort();
+    const serve = (extra: Record<string, string>) =>
+      startLoupeProcess(["serve"], { LOUPE_DATA_DIR: earlier, LOUPE_GRPC_PORT: String(port), LOUPE_HTTP_PORT: "0", ...extra });
+    const other = createGrpcClient(ProjectionService, `127.0.0.1:${String(port)}`, { maxResultBytes: 16 * 1024 * 1024 });
+    try {
+      // What a Loupe before the LMDB archive ran: the file store.
+      let process = serve({ LOUPE_ARCHIVE_BACKEND: "fs" });
+      await process.waitFor(/loupe is serving/);
+      const original = numberedLines(3000, "kept");
+      const saved = await other.project({ sessionId: "upgrade", result: { toolName: "bash", parts: [{ content: { case: "text", value: original } }] } });
+      assert.equal(await process.stop("SIGTERM"), 0);
+      process = serve({});
+      const serving = await process.waitFor(/loupe is serving/);
+      assert.match(serving, /"archive":"fs"/);
+      const recovered = await other.recover({ resultId: saved.resultId, startLine: 2990, endLine: 3000 });
+      assert.equal(textOf(recovered.parts), linesOf(original, 2990, 3000));
+      await process.stop("SIGTERM");
+    } finally {
+      other.close();
+      await rm(earlier, { recursive: true, force: true });
+    }
+  });
 });
