@@ -5,12 +5,12 @@ import { lockDirectory } from "@loupe/runtime";
 import type { Database, RootDatabase } from "lmdb";
 import { throwIfAborted } from "./abort-error.js";
 import type { ArchiveStore, ArchiveStoreStats, ObjectInfo, PutOutcome } from "./archive-store.js";
-import { bodyChunks } from "./body-chunks.js";
 import { assertValidRange, clipRange } from "./byte-range.js";
 import { appErrorFromFsError } from "./file-errors.js";
 import { assertValidKey, assertValidPrefix } from "./key-rules.js";
 import { LmdbBodyFiles, type BodyFile } from "./lmdb-body-files.js";
 import { mergedKeys } from "./lmdb-keys.js";
+import { smallBody } from "./small-body.js";
 
 /** Options of {@link createLmdbArchiveStore}. */
 export interface LmdbArchiveStoreOptions {
@@ -68,15 +68,6 @@ async function openDatabase(root: string): Promise<Opened> {
   }
 }
 
-/** A body of at most INLINE_MAX_BYTES as one buffer (its size checked); undefined for a larger or unsized stream. */
-async function inlineBody(body: Uint8Array | AsyncIterable<Uint8Array>, sizeBytes: number | undefined, signal: AbortSignal | undefined, context: string) {
-  if (body instanceof Uint8Array ? body.byteLength > INLINE_MAX_BYTES : sizeBytes === undefined || sizeBytes > INLINE_MAX_BYTES) return undefined;
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of bodyChunks(body, sizeBytes, signal, context)) chunks.push(chunk);
-  const only = chunks.length === 1 ? chunks[0] : undefined;
-  return only === undefined ? Buffer.concat(chunks) : Buffer.from(only.buffer, only.byteOffset, only.byteLength);
-}
-
 /**
  * The LMDB adapter of {@link ArchiveStore} (`LOUPE_ARCHIVE_BACKEND=lmdb`), through lmdb-js: a body of up
  * to INLINE_MAX_BYTES is a value of the database; a larger one is streamed to a file of its own (fsynced
@@ -127,7 +118,8 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
         await flushed();
         return "exists";
       }
-      const inline = await inlineBody(body, putOptions.sizeBytes, putOptions.signal, context);
+      const small = await smallBody(body, putOptions.sizeBytes, putOptions.signal, context, INLINE_MAX_BYTES);
+      const inline = small === undefined ? undefined : Buffer.from(small.buffer, small.byteOffset, small.byteLength);
       let file: BodyFile | undefined;
       try {
         if (inline === undefined) file = await bodies.write(body, putOptions, context);

@@ -65,14 +65,17 @@ export function createTokenCountPool(options: TokenCountPoolOptions = {}): Token
   let closed = false;
   let startFailures = 0;
 
-  function drop(slot: Slot, error: Error): void {
+  /** Rejects what the thread owed and terminates it; resolves once it is gone. */
+  async function drop(slot: Slot, error: Error): Promise<void> {
     if (!slots.delete(slot)) return;
     for (const pending of slot.pending.values()) pending.reject(error);
     slot.pending.clear();
-    void slot.worker.terminate();
-    if (closed) return;
-    if (!slot.ready) startFailures++;
-    options.onThreadFailure?.(error, startFailures >= MAX_START_FAILURES);
+    const terminated = slot.worker.terminate();
+    if (!closed) {
+      if (!slot.ready) startFailures++;
+      options.onThreadFailure?.(error, startFailures >= MAX_START_FAILURES);
+    }
+    await terminated;
   }
 
   function start(): void {
@@ -91,8 +94,8 @@ export function createTokenCountPool(options: TokenCountPoolOptions = {}): Token
       if ("tokens" in message) pending?.resolve(message.tokens);
       else pending?.reject(new AppError("internal", `token count failed in a worker: ${message.error}`));
     });
-    worker.on("error", (error) => drop(slot, new AppError("internal", "token-count worker failed", { cause: error })));
-    worker.on("exit", (code) => drop(slot, new AppError("internal", `token-count worker exited [code=${String(code)}]`)));
+    worker.on("error", (error) => void drop(slot, new AppError("internal", "token-count worker failed", { cause: error })));
+    worker.on("exit", (code) => void drop(slot, new AppError("internal", `token-count worker exited [code=${String(code)}]`)));
   }
 
   function freest(): Slot | undefined {
@@ -120,9 +123,7 @@ export function createTokenCountPool(options: TokenCountPoolOptions = {}): Token
     },
     async close() {
       closed = true;
-      const all = [...slots];
-      for (const slot of all) drop(slot, new AppError("internal", "token-count pool closed"));
-      await Promise.all(all.map((slot) => slot.worker.terminate()));
+      await Promise.all([...slots].map((slot) => drop(slot, new AppError("internal", "token-count pool closed"))));
     },
   };
 }
