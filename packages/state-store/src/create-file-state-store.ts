@@ -150,6 +150,8 @@ class FileStateStore implements StateStore {
    */
   async #durable(key: string): Promise<void> {
     for (let round = 0; round < MAX_DURABLE_WAITS; round++) {
+      // The common case, nothing on its way to disk, costs no allocation.
+      if (this.#inFlight.size === 0 && this.#prefixesInFlight.size === 0) return;
       const waits = [this.#inFlight.get(key), ...[...this.#prefixesInFlight].filter(([prefix]) => key.startsWith(prefix)).map(([, append]) => append)];
       const pending = waits.filter((wait) => wait !== undefined);
       if (pending.length === 0) return;

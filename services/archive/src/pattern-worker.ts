@@ -51,18 +51,14 @@ export const MAX_MATCHES_PER_JOB = 1000;
  */
 export const DEFAULT_MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
-// The worker module: pattern-match-worker.ts (its .js when compiled).
-function newWorker(): Worker {
-  return startModuleWorker(import.meta.url, "pattern-match-worker");
-}
-
 interface Slot {
   worker: Worker;
   state: Int32Array;
 }
 
 function createSlot(): Slot {
-  const worker = newWorker();
+  // The worker module: pattern-match-worker.ts (its .js when compiled).
+  const worker = startModuleWorker(import.meta.url, "pattern-match-worker");
   worker.unref();
   return { worker, state: new Int32Array(new SharedArrayBuffer(4 * (2 + 2 * MAX_MATCHES_PER_JOB))) };
 }
