@@ -29,7 +29,8 @@ const MAX_MISSES = 8;
  * Blocks for the lines an intent points at: for each matched line, best
  * first, a window of whole lines around it (`before` above, `after` below)
  * while the windows fit `maxTokens`, each window charged its new lines and
- * the change it makes to the number of gaps (a window next to kept lines adds
+ * the change it makes to the number of gaps (a definition's window reaches to
+ * the end of its body; a window next to kept lines adds
  * no notice). A window too large for what is left keeps its matched line and
  * as many lines below it as fit. Each chosen line is a one-line `all` block at
  * `priority`. Returns the blocks and the lines chosen, in line order.
@@ -43,7 +44,9 @@ export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]
   let misses = 0;
   for (const hit of matches.ranked.slice(0, MAX_HITS_OFFERED)) {
     if (room <= 0 || misses >= MAX_MISSES) break;
-    const window = fitWindow(hit, Math.max(0, hit - options.before), Math.min(lines.length, hit + options.after + 1));
+    // A definition the intent names is offered with its body (up to MAX_BODY_LINES), else the usual context.
+    const body = matches.bodies.get(hit) ?? 0;
+    const window = fitWindow(hit, Math.max(0, hit - options.before), Math.min(lines.length, Math.max(hit + options.after + 1, body)));
     if (window === undefined) {
       misses++;
       continue;

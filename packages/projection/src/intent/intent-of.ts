@@ -1,22 +1,35 @@
 import type { ProjectorContext, ProjectorInput } from "../projectors/projector.js";
 import { boundIntent } from "./bound-intent.js";
-import { intentTerms } from "./intent-terms.js";
-import { matchIntent, NO_MATCHES, type IntentMatches } from "./match-intent.js";
+import { intentTerms, type IntentTerm } from "./intent-terms.js";
+import { matchIntent, NO_MATCHES, type IntentMatches, type MatchOptions } from "./match-intent.js";
 
-// One match per projector input and intent: a projector may ask again (notice rounds, a mixed result's text part).
-const cache = new WeakMap<ProjectorInput, { intent: string; matches: IntentMatches }>();
+// One match per projector input, intent and options: a projector may ask again (notice rounds, a mixed result's text part).
+const cache = new WeakMap<ProjectorInput, { key: string; matches: IntentMatches }>();
 
 /**
  * Where the context's intent points in a projector's input (see
  * {@link matchIntent}); no matches without an intent. The intent is bounded
- * to MAX_INTENT_BYTES first. Remembered per input object.
+ * to MAX_INTENT_BYTES first, and the terms of the call's own arguments (the
+ * file it reads, the pattern it searched for) are left out: the intent's
+ * message names them because it made the call, not because a line of the
+ * output matters more for holding them. Remembered per input object.
  */
-export function intentMatchesOf(input: ProjectorInput, context: Pick<ProjectorContext, "intent">): IntentMatches {
+export function intentMatchesOf(input: ProjectorInput, context: Pick<ProjectorContext, "intent">, options: MatchOptions = {}): IntentMatches {
   const intent = context.intent === undefined ? "" : boundIntent(context.intent);
   if (intent.trim() === "") return NO_MATCHES;
+  const key = `${String(options.neighbourWeight ?? 0)}/${String(options.neighbourRadius ?? 0)}\n${intent}`;
   const known = cache.get(input);
-  if (known !== undefined && known.intent === intent) return known.matches;
-  const matches = matchIntent(input.text, input.lines, intentTerms(intent));
-  cache.set(input, { intent, matches });
+  if (known !== undefined && known.key === key) return known.matches;
+  const matches = matchIntent(input.text, input.lines, termsBeyondArgs(intentTerms(intent), input.args), options);
+  cache.set(input, { key, matches });
   return matches;
+}
+
+/** `terms` less those the call's arguments hold (as `intentTerms` finds them in the arguments' text values). */
+function termsBeyondArgs(terms: readonly IntentTerm[], args: Readonly<Record<string, unknown>>): IntentTerm[] {
+  const values = Object.values(args).map((value) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "")));
+  const text = boundIntent(values.join("\n"));
+  if (text.trim() === "") return [...terms];
+  const asked = new Set(intentTerms(text).map((term) => term.text));
+  return terms.filter((term) => !asked.has(term.text));
 }

@@ -4,6 +4,7 @@ import type { TokenCounter } from "../token-counter.js";
 import { intentBlocks } from "./intent-blocks.js";
 import { moreMatchesNotice } from "./intent-notice.js";
 import { intentMatchesOf } from "./intent-of.js";
+import type { MatchOptions } from "./match-intent.js";
 
 /** What a line-based projector adds for an intent: blocks for the lines it points at, and the notice for the rest. */
 export interface IntentSelection {
@@ -28,6 +29,8 @@ export interface IntentSelectionOptions {
   priority: number;
   /** Lines the view keeps anyway. */
   expected?: Uint8Array;
+  /** How lines rank beyond the terms they mention (see MatchOptions); default none. */
+  match?: MatchOptions;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface IntentSelectionOptions {
  * nothing of it occurs in the input.
  */
 export function intentSelection(input: ProjectorInput, context: ProjectorContext, options: IntentSelectionOptions): IntentSelection {
-  const matches = intentMatchesOf(input, context);
+  const matches = intentMatchesOf(input, context, options.match);
   if (matches.ranked.length === 0) return { blocks: [], chosen: [], tokens: 0 };
   const { blocks, chosen } = intentBlocks({ lines: input.lines, matches, ...options });
   let tokens = 0;

@@ -1,4 +1,6 @@
+import { boostDefinitions } from "./definitions.js";
 import type { IntentTerm } from "./intent-terms.js";
+import { addNeighbourScores, scoreLineReferences } from "./line-references.js";
 
 /** One intent term found in an output. */
 export interface TermMatch {
@@ -19,6 +21,15 @@ export interface IntentMatches {
   readonly scores: ReadonlyMap<number, number>;
   /** The terms found, most weighty first; terms on too many lines to point anywhere have weight 0. */
   readonly terms: readonly TermMatch[];
+  /** For each ranked line that defines a name the intent uses, the end (exclusive) of its body (see boostDefinitions). */
+  readonly bodies: ReadonlyMap<number, number>;
+}
+
+/** How {@link matchIntent} ranks lines beyond the terms they mention. */
+export interface MatchOptions {
+  /** Each line also scores this share of the scores of the matched lines within `neighbourRadius` of it (default 0: none). */
+  readonly neighbourWeight?: number;
+  readonly neighbourRadius?: number;
 }
 
 // One scan looks for every term at once; a very large output is searched for its most specific terms only
@@ -31,23 +42,23 @@ const MAX_LINE_SHARE = 0.2;
 const MIN_COMMON_LINES = 8;
 // … and a term on more lines than this singles none of them out either, however long the output.
 const MAX_COMMON_LINES = 64;
-// A line that defines a name the intent uses is where a reader of that name starts.
-const DEFINITION = /\b(?:def|class|function|fn|func|interface|struct|enum|trait|type|impl|module)\s+([A-Za-z_$][\w$]*)/;
-const DEFINITION_BOOST = 6;
 
 /** No matches (no intent, or nothing of it in the output). */
-export const NO_MATCHES: IntentMatches = Object.freeze({ ranked: [], scores: new Map<number, number>(), terms: [] });
+export const NO_MATCHES: IntentMatches = Object.freeze({ ranked: [], scores: new Map<number, number>(), terms: [], bodies: new Map<number, number>() });
 
 /**
  * Finds the intent's terms in `text` (whose lines are `lines`) and scores
  * each line by the terms it mentions, each weighted by its prior and by how
  * rare it is in this output (log of lines over lines mentioning it; 0 for a
  * term on more than a fifth of the lines, or more than 64); a line that
- * defines one of them (def, class, function … name) counts six times. All
- * terms are looked for in one scan; a very large output only for its most
- * specific ones. Pure and deterministic.
+ * defines one of them (def, class, function … name) counts six times, and
+ * its body is noted; in a numbered file read, a line whose number the
+ * intent names scores too (see scoreLineReferences); with
+ * `neighbourWeight`, matches near other matches rank higher. All terms are
+ * looked for in one scan; a very large output only for its most specific
+ * ones. Pure and deterministic.
  */
-export function matchIntent(text: string, lines: readonly string[], terms: readonly IntentTerm[]): IntentMatches {
+export function matchIntent(text: string, lines: readonly string[], terms: readonly IntentTerm[], options: MatchOptions = {}): IntentMatches {
   if (terms.length === 0 || lines.length === 0) return NO_MATCHES;
   const common = Math.max(MIN_COMMON_LINES, Math.min(MAX_COMMON_LINES, Math.floor(lines.length * MAX_LINE_SHARE)));
   const scanned = terms.slice(0, Math.max(MIN_TERMS_SCANNED, Math.floor((TERMS_PER_SCAN * MAX_SCANNED_CHARS) / Math.max(1, text.length))));
@@ -65,18 +76,12 @@ export function matchIntent(text: string, lines: readonly string[], terms: reado
     if (term.weight === 0) continue;
     for (const line of term.lines) scores.set(line, (scores.get(line) ?? 0) + term.weight);
   }
-  boostDefinitions(scores, lines, new Set(found.filter((term) => term.weight > 0).map((term) => term.text)));
+  const bodies = boostDefinitions(scores, lines, new Set(found.filter((term) => term.weight > 0).map((term) => term.text)));
+  scoreLineReferences(scores, lines, terms);
+  addNeighbourScores(scores, options.neighbourRadius ?? 0, options.neighbourWeight ?? 0);
   const ranked = [...scores.keys()].sort((a, b) => (scores.get(b) ?? 0) - (scores.get(a) ?? 0) || a - b);
   found.sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-  return { ranked, scores, terms: found };
-}
-
-/** Multiplies the score of each line that defines one of `names`. */
-function boostDefinitions(scores: Map<number, number>, lines: readonly string[], names: ReadonlySet<string>): void {
-  for (const [line, score] of scores) {
-    const name = DEFINITION.exec(lines[line] ?? "")?.[1];
-    if (name !== undefined && names.has(name)) scores.set(line, score * DEFINITION_BOOST);
-  }
+  return { ranked, scores, terms: found, bodies };
 }
 
 /** UTF-16 offset of each line's start, and the text's length last. */

@@ -13,6 +13,10 @@ import { GREP_LINE, parseGrepOutput, type GrepOutput } from "./parse-grep-output
 import { commonDirectory, omittedFilesLine, searchCountsLine } from "./search-notices.js";
 import { searchedFileOf } from "./searched-file-of.js";
 
+/** A grep line the intent points at also scores this share of the intent's matches within SEARCH_NEIGHBOUR_RADIUS lines of it. */
+export const SEARCH_NEIGHBOUR_WEIGHT = 0.5;
+export const SEARCH_NEIGHBOUR_RADIUS = 6;
+
 // Shares (ProjectionShares `search`): of the whole budget, the two header notices (the per-file counts, and the
 // files not shown); of the room after the header and one notice, the head, each file's first hit, the other hits
 // and the tail, with what is left going to the head. Hit lines are chosen within their shares first (a scattered
@@ -47,6 +51,8 @@ export const projectSearch: Projector = (input, context) => {
     before: 1,
     after: 3,
     priority: 0,
+    // Grep hits cluster where the code the agent wants is (a definition and its uses, one test's lines).
+    match: { neighbourWeight: SEARCH_NEIGHBOUR_WEIGHT, neighbourRadius: SEARCH_NEIGHBOUR_RADIUS },
   });
   const blocks = searchBlocks(grep, lines, { budgetTokens: available, gapTokens, counter, shares, intent });
   const options: LineViewOptions = {
