@@ -7,6 +7,14 @@ export interface ByteRange {
 /** What a put did: `"created"` wrote the object; `"exists"` found it already there (only with `ifAbsent`). */
 export type PutOutcome = "created" | "exists";
 
+/** One object of {@link ArchiveStore.putAll}. */
+export interface AtomicPut {
+  readonly key: string;
+  readonly body: Uint8Array;
+  /** A conditional create: an existing key is left as it is (`"exists"`). */
+  readonly ifAbsent?: boolean;
+}
+
 /** Options of every store call. */
 export interface StoreCallOptions {
   /** Aborts the call: it rejects with AppError `cancelled` (`deadline_exceeded` when the reason is a `TimeoutError`). */
@@ -89,6 +97,14 @@ export interface ArchiveStore {
   readonly stats: ArchiveStoreStats;
   /** Makes the objects put with `deferSync` at `keys` durable, together; keys already durable are fine. */
   sync?(keys: readonly string[], options?: StoreCallOptions): Promise<void>;
+  /**
+   * Writes small objects in one atomic step: all become visible together and are durable together when
+   * it resolves; on a failure none is written. An `ifAbsent` object whose key exists is left as it is and
+   * answered `"exists"`; the outcomes come in the order of `objects`. Keys must be distinct. A store whose
+   * writes commit atomically implements it (LMDB); the others leave it out and are written object by
+   * object. Throws AppError `invalid_argument` for a body over the store's inline size or a repeated key.
+   */
+  putAll?(objects: readonly AtomicPut[], options?: StoreCallOptions): Promise<PutOutcome[]>;
   /** Finishes what the store keeps open (the file store's journal); a store without any leaves it out. */
   close?(): void | Promise<void>;
 }

@@ -1,5 +1,6 @@
 export { createFileArchiveStore } from "./file-archive-store.js";
-export { createLmdbArchiveStore, lmdbAvailable } from "./lmdb-archive-store.js";
+export { createLmdbArchiveStore } from "./lmdb-archive-store.js";
+export { lmdbAvailable } from "./lmdb-database.js";
 export { createS3ArchiveStore } from "./s3-archive-store.js";
 export {
   blobKey,
@@ -25,7 +26,7 @@ export {
 } from "./archive-keys.js";
 
 export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.js";
-export type { ArchiveStore, ByteRange, PutOptions, PutOutcome } from "./archive-store.js";
+export type { ArchiveStore, AtomicPut, ByteRange, PutOptions, PutOutcome, StoreCallOptions } from "./archive-store.js";
 
 export type { S3ArchiveStore, S3ArchiveStoreOptions } from "./s3-archive-store.js";
 export type { LmdbArchiveStoreOptions } from "./lmdb-archive-store.js";

@@ -45,6 +45,27 @@ describe("createLmdbArchiveStore()", () => {
     assert.equal(await store.exists("t/a/none"), false);
   });
 
+  it("rewrites a key with the bytes it already flushed without a write, until something else touches it", async () => {
+    await store.put("marks/m", new Uint8Array(0));
+    assert.equal(await store.put("marks/m", new Uint8Array(0)), "created");
+    await store.delete("marks/m");
+    assert.equal(await store.exists("marks/m"), false);
+    assert.equal(await store.put("marks/m", new Uint8Array(0)), "created");
+    assert.equal(await store.exists("marks/m"), true, "written again after a delete");
+    await store.put("marks/m", encoder.encode("other"));
+    assert.equal(await store.put("marks/m", new Uint8Array(0)), "created");
+    assert.equal(text(await store.get("marks/m")), "", "written again after other bytes");
+    // A deferred put is not known durable: the same bytes again are written (and wait for the flush).
+    await store.put("marks/d", encoder.encode("x"), { deferSync: true });
+    assert.equal(await store.put("marks/d", encoder.encode("x")), "created");
+    // Answered without the database: a store closed since answers the same bytes, and refuses others.
+    const own = createLmdbArchiveStore({ directory: join(directory, "memo") });
+    await own.put("marks/m", encoder.encode("held"));
+    await own.close?.();
+    assert.equal(await own.put("marks/m", encoder.encode("held")), "created");
+    await assert.rejects(own.put("marks/m", encoder.encode("new")));
+  });
+
   it("reads a value larger than lmdb-js's shared read buffer, whole and by range", async () => {
     const large = new Uint8Array(20 * 1024 * 1024).map((_, index) => index % 251);
     await store.put("t/large", large);

@@ -1,16 +1,16 @@
-import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { AppError } from "@loupe/errors";
-import { lockDirectory } from "@loupe/runtime";
-import type { Database, RootDatabase } from "lmdb";
 import { throwIfAborted } from "./abort-error.js";
-import type { ArchiveStore, ArchiveStoreStats, ObjectInfo, PutOutcome } from "./archive-store.js";
+import type { ArchiveStore, ArchiveStoreStats, ObjectInfo, PutOptions, PutOutcome } from "./archive-store.js";
 import { assertValidRange, clipRange } from "./byte-range.js";
 import { appErrorFromFsError } from "./file-errors.js";
 import { assertValidKey, assertValidPrefix } from "./key-rules.js";
-import { LmdbBodyFiles, type BodyFile } from "./lmdb-body-files.js";
+import type { BodyFile } from "./lmdb-body-files.js";
+import { openDatabase, storeError, type Opened } from "./lmdb-database.js";
 import { mergedKeys } from "./lmdb-keys.js";
+import { lmdbPutAll } from "./lmdb-put-all.js";
 import { smallBody } from "./small-body.js";
+import { createWrittenMemo } from "./written-memo.js";
 
 /** Options of {@link createLmdbArchiveStore}. */
 export interface LmdbArchiveStoreOptions {
@@ -20,53 +20,6 @@ export interface LmdbArchiveStoreOptions {
 
 /** Bodies up to this size are values in the database; larger ones (and streams of no stated size) get a file of their own. */
 export const INLINE_MAX_BYTES = 256 * 1024;
-
-interface Opened {
-  root: RootDatabase;
-  /** Small bodies, by key. */
-  objects: Database<Buffer, string>;
-  /** The files of large bodies, by key. */
-  files: Database<BodyFile, string>;
-  bodies: LmdbBodyFiles;
-  unlock: () => Promise<void>;
-}
-
-/** True when LMDB's native code loads on this platform (lmdb-js brings prebuilt binaries for the common ones). */
-export async function lmdbAvailable(): Promise<boolean> {
-  try {
-    await import("lmdb");
-    return true;
-  } catch {
-    // No binary for this platform, and none built.
-    return false;
-  }
-}
-
-function storeError(error: unknown, action: string, context: string): AppError {
-  if (error instanceof AppError) return error;
-  return new AppError("internal", `lmdb archive: could not ${action} [${context}]`, { cause: error });
-}
-
-async function openDatabase(root: string): Promise<Opened> {
-  await mkdir(root, { recursive: true });
-  const unlock = await lockDirectory(root, { fileName: "loupe.lock", label: "archive folder" });
-  try {
-    // Loaded here: a process that keeps its archive elsewhere never loads LMDB's native code.
-    const { open } = await import("lmdb");
-    const env = open({ path: root, overlappingSync: true, separateFlushed: true });
-    const objects = env.openDB<Buffer, string>({ name: "objects", encoding: "binary" });
-    const files = env.openDB<BodyFile, string>({ name: "files", encoding: "json" });
-    const bodies = new LmdbBodyFiles(root);
-    // Files no key names are what a crash between writing a file and naming it left: nothing relies on them.
-    const named = new Set<string>();
-    for (const { value } of files.getRange()) named.add(value.name);
-    await bodies.sweep((name) => named.has(name));
-    return { root: env, objects, files, bodies, unlock };
-  } catch (error) {
-    await unlock();
-    throw error;
-  }
-}
 
 /**
  * The LMDB adapter of {@link ArchiveStore} (`LOUPE_ARCHIVE_BACKEND=lmdb`), through lmdb-js: a body of up
@@ -90,6 +43,8 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
       throw storeError(error, "open the database of", context);
     }
   };
+  // Small bodies this store flushed, so a marker rewritten on every save costs no flush (see WrittenMemo).
+  const written = createWrittenMemo();
   const sizeOf = async (key: string, signal: AbortSignal | undefined): Promise<ObjectInfo | undefined> => {
     assertValidKey(key);
     stats.requests += 1;
@@ -101,57 +56,78 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
     const file = files.get(key);
     return file === undefined ? undefined : { sizeBytes: file.sizeBytes };
   };
+  // One put as the store makes it: inline or as a body file, flushed unless deferred.
+  const putObject = async (key: string, body: Uint8Array | AsyncIterable<Uint8Array>, putOptions: PutOptions, context: string): Promise<PutOutcome> => {
+    const { root: env, objects, files, bodies } = await database(context);
+    const ifAbsent = putOptions.ifAbsent === true;
+    const flushed = async (): Promise<void> => {
+      await env.flushed;
+    };
+    // An object found already there is relied on only once the save that made it is flushed, as a new one.
+    if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) {
+      throwIfAborted(putOptions.signal, context);
+      await flushed();
+      return "exists";
+    }
+    const small = await smallBody(body, putOptions.sizeBytes, putOptions.signal, context, INLINE_MAX_BYTES);
+    const inline = small === undefined ? undefined : Buffer.from(small.buffer, small.byteOffset, small.byteLength);
+    let file: BodyFile | undefined;
+    try {
+      if (inline === undefined) file = await bodies.write(body, putOptions, context);
+      throwIfAborted(putOptions.signal, context);
+    } catch (error) {
+      if (file !== undefined) await bodies.remove(file.name).catch(() => undefined);
+      throw appErrorFromFsError(error, "write", context);
+    }
+    let replaced: string | undefined;
+    let outcome: PutOutcome;
+    try {
+      outcome = await env.transaction((): PutOutcome => {
+        if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) return "exists";
+        replaced = files.get(key)?.name;
+        if (file === undefined) {
+          void objects.put(key, inline ?? Buffer.alloc(0));
+          if (replaced !== undefined) void files.remove(key);
+        } else {
+          void files.put(key, file);
+          void objects.remove(key);
+        }
+        return "created";
+      });
+      if (putOptions.deferSync !== true || outcome === "exists") await flushed();
+    } catch (error) {
+      if (file !== undefined) await bodies.remove(file.name).catch(() => undefined);
+      throw storeError(error, "write", context);
+    }
+    // A file no key names any more goes once the change is on disk (until then, a crash would name it again).
+    const unnamed = outcome === "exists" ? file?.name : replaced;
+    if (unnamed !== undefined) void flushed().then(() => bodies.remove(unnamed).catch(() => undefined));
+    return outcome;
+  };
+
   return {
     stats,
     async put(key, body, putOptions = {}) {
       assertValidKey(key);
       stats.requests += 1;
       const context = `key=${key}`;
-      const { root: env, objects, files, bodies } = await database(context);
       const ifAbsent = putOptions.ifAbsent === true;
-      const flushed = async (): Promise<void> => {
-        await env.flushed;
-      };
-      // An object found already there is relied on only once the save that made it is flushed, as a new one.
-      if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) {
+      const overwrite = !ifAbsent && body instanceof Uint8Array && (putOptions.sizeBytes ?? body.byteLength) === body.byteLength;
+      if (overwrite && written.holds(key, body)) {
+        // This store already flushed these very bytes at this key, and nothing touched it since (a marker rewritten on every save).
         throwIfAborted(putOptions.signal, context);
-        await flushed();
-        return "exists";
+        return "created";
       }
-      const small = await smallBody(body, putOptions.sizeBytes, putOptions.signal, context, INLINE_MAX_BYTES);
-      const inline = small === undefined ? undefined : Buffer.from(small.buffer, small.byteOffset, small.byteLength);
-      let file: BodyFile | undefined;
+      const end = written.begin(key);
+      let left: Uint8Array | undefined;
       try {
-        if (inline === undefined) file = await bodies.write(body, putOptions, context);
-        throwIfAborted(putOptions.signal, context);
-      } catch (error) {
-        if (file !== undefined) await bodies.remove(file.name).catch(() => undefined);
-        throw appErrorFromFsError(error, "write", context);
+        const outcome = await putObject(key, body, putOptions, context);
+        // Only a flushed write is remembered as one (a deferred one is durable after its sync).
+        if (overwrite && outcome === "created" && putOptions.deferSync !== true) left = body;
+        return outcome;
+      } finally {
+        end(left);
       }
-      let replaced: string | undefined;
-      let outcome: PutOutcome;
-      try {
-        outcome = await env.transaction((): PutOutcome => {
-          if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) return "exists";
-          replaced = files.get(key)?.name;
-          if (file === undefined) {
-            void objects.put(key, inline ?? Buffer.alloc(0));
-            if (replaced !== undefined) void files.remove(key);
-          } else {
-            void files.put(key, file);
-            void objects.remove(key);
-          }
-          return "created";
-        });
-        if (putOptions.deferSync !== true || outcome === "exists") await flushed();
-      } catch (error) {
-        if (file !== undefined) await bodies.remove(file.name).catch(() => undefined);
-        throw storeError(error, "write", context);
-      }
-      // A file no key names any more goes once the change is on disk (until then, a crash would name it again).
-      const unnamed = outcome === "exists" ? file?.name : replaced;
-      if (unnamed !== undefined) void flushed().then(() => bodies.remove(unnamed).catch(() => undefined));
-      return outcome;
     },
     async get(key, getOptions = {}) {
       assertValidKey(key);
@@ -185,6 +161,7 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
       const context = `key=${key}`;
       const { root: env, objects, files, bodies } = await database(context);
       throwIfAborted(callOptions.signal, context);
+      const end = written.begin(key);
       try {
         const removed = await env.transaction(() => {
           const file = files.get(key)?.name;
@@ -196,6 +173,8 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
         if (removed !== undefined) await bodies.remove(removed);
       } catch (error) {
         throw storeError(error, "delete", context);
+      } finally {
+        end(undefined);
       }
     },
     async *list(prefix, callOptions = {}) {
@@ -206,6 +185,10 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
         stats.requests += 1;
         throwIfAborted(callOptions.signal, context);
       });
+    },
+    putAll: async (objects, callOptions = {}) => {
+      stats.requests += 1;
+      return lmdbPutAll(await database(`keys=${String(objects.length)}`), objects, callOptions, { inlineMaxBytes: INLINE_MAX_BYTES, memo: written });
     },
     async sync(keys, callOptions = {}) {
       if (keys.length === 0) return;

@@ -3,9 +3,10 @@ import { AppError } from "@loupe/errors";
 import type { PutHeader, PutRequest } from "@loupe/proto";
 import { createLineIndexBuilder } from "./line-index.js";
 import type { StoredRecord } from "./result-record.js";
-import { saveRecord } from "./result-record.js";
+import { recordOf, saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
-import { storeContent } from "./store-content.js";
+import { putAtOnce } from "./put-at-once.js";
+import { SMALL_CONTENT_BYTES, storeContent } from "./store-content.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -86,6 +87,10 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   const sha = REVISION_PATTERN.exec(header.revision)?.[1] ?? "";
   const builder = createLineIndexBuilder();
   const chunks = verifiedChunks(iterator, header, context.maxResultBytes, builder);
+  // A store that writes several objects atomically takes a small result in one step (see putAtOnce).
+  if (store.putAll !== undefined && header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
+    return putAtOnce(store.putAll.bind(store), { store, tenant, sha, header, chunks, builder, nowMs: context.nowMs, retentionMs: context.retentionMs, signal });
+  }
   const options = signal ? { signal } : {};
   // Every object of the Put is placed in order (readable at once) and made durable together at the end
   // (one durable write where the store has a journal); the Put is acknowledged only then.
@@ -102,28 +107,7 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   const keys = [...entryKeys, blobKey(tenant, sha), lineIndexKey(tenant, sha), recordKey(tenant, header.resultId)];
   try {
     const { deduplicated, index } = await storeContent(store, tenant, sha, header, chunks, builder, deferred);
-    const record: StoredRecord = {
-      resultId: header.resultId,
-      revision: header.revision,
-      sessionId: header.sessionId,
-      source: header.source,
-      toolName: header.toolName,
-      kind: header.kind,
-      path: header.path,
-      sizeBytes: index.sizeBytes,
-      lineCount: index.lineCount,
-      createdAtMs: context.nowMs,
-      expiresAtMs,
-      ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
-      ...(header.readScope ? { readScope: header.readScope } : {}),
-      ...(header.mimeType ? { mimeType: header.mimeType } : {}),
-    };
-    if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
-      throw new AppError(
-        "invalid_argument",
-        `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`,
-      );
-    }
+    const record = recordOf(header, index, context.nowMs, expiresAtMs);
     const saved = await saveRecord(store, tenant, record, signal, true);
     await store.sync?.(keys, options);
     if (deduplicated && !(await store.exists(blobKey(tenant, sha), options))) {

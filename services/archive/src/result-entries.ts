@@ -1,4 +1,4 @@
-import { blobRefKey, expiryEntryKey, sessionEntryKey, tenantMarkerKey, type ArchiveStore } from "@loupe/archive-store";
+import { blobRefKey, expiryEntryKey, sessionEntryKey, tenantMarkerKey, type ArchiveStore, type AtomicPut } from "@loupe/archive-store";
 
 /**
  * What a result's index entries point at: enough to delete everything the result owns, also when its
@@ -36,19 +36,29 @@ export async function writeResultEntries(
   deferSync = false,
 ): Promise<string[]> {
   const options = { ...(signal ? { signal } : {}), ...(deferSync ? { deferSync } : {}) };
-  const intent = new TextEncoder().encode(JSON.stringify({ sessionId: target.sessionId, revision: target.revision }));
-  const reference = blobRefKey(tenant, shaOfRevision(target.revision), target.resultId);
-  const session = sessionEntryKey(tenant, target.sessionId, target.resultId);
-  const expiry = expiryEntryKey(tenant, target.expiresAtMs, target.resultId);
-  const marker = tenantMarkerKey(tenant);
+  const [reference, session, expiry, marker] = resultEntryObjects(tenant, target);
   await Promise.all([
-    store.put(reference, EMPTY, options),
-    store.put(session, EMPTY, options),
-    store.put(expiry, intent, { contentType: "application/json", ...options }),
+    store.put(reference.key, reference.body, options),
+    store.put(session.key, session.body, options),
+    store.put(expiry.key, expiry.body, { contentType: "application/json", ...options }),
     // Never deferred: once durable, a store that remembers what it wrote answers the next ones at once.
-    store.put(marker, EMPTY, signal ? { signal } : {}),
+    store.put(marker.key, marker.body, signal ? { signal } : {}),
   ]);
-  return [reference, session, expiry, marker];
+  return [reference.key, session.key, expiry.key, marker.key];
+}
+
+/**
+ * A result's index entries as objects: the blob reference marker, the session entry, the expiry entry
+ * (naming the session and revision) and the tenant marker, in that order.
+ */
+export function resultEntryObjects(tenant: string, target: ResultEntryTarget): [AtomicPut, AtomicPut, AtomicPut, AtomicPut] {
+  const intent = new TextEncoder().encode(JSON.stringify({ sessionId: target.sessionId, revision: target.revision }));
+  return [
+    { key: blobRefKey(tenant, shaOfRevision(target.revision), target.resultId), body: EMPTY },
+    { key: sessionEntryKey(tenant, target.sessionId, target.resultId), body: EMPTY },
+    { key: expiryEntryKey(tenant, target.expiresAtMs, target.resultId), body: intent },
+    { key: tenantMarkerKey(tenant), body: EMPTY },
+  ];
 }
 
 /**

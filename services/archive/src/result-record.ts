@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { recordKey, type ArchiveStore } from "@loupe/archive-store";
 import { AppError, isAppError } from "@loupe/errors";
-import { ResultRecordSchema, type ResultRecord, type ToolKind } from "@loupe/proto";
+import { ResultRecordSchema, type PutHeader, type ResultRecord, type ToolKind } from "@loupe/proto";
+import type { LineIndex } from "./line-index.js";
 
 /** A per-result record as stored (JSON) beside the content-addressed blob. */
 export interface StoredRecord {
@@ -63,6 +64,22 @@ export async function saveRecord(store: ArchiveStore, tenant: string, record: St
     ...(deferSync ? { deferSync } : {}),
   });
   if (outcome === "created") return record;
+  return settleExistingRecord(store, tenant, record, signal, deferSync);
+}
+
+/**
+ * What a save answers when a record already exists under its id: the stored one when it names the same
+ * content; a torn leftover (not JSON: a crash before it was durable) is replaced by `record`.
+ * @throws AppError `already_exists` when the stored record names other content
+ */
+export async function settleExistingRecord(
+  store: ArchiveStore,
+  tenant: string,
+  record: StoredRecord,
+  signal?: AbortSignal,
+  deferSync = false,
+): Promise<StoredRecord> {
+  const key = recordKey(tenant, record.resultId);
   let existing: StoredRecord;
   try {
     existing = JSON.parse(new TextDecoder().decode(await store.get(key))) as StoredRecord;
@@ -80,4 +97,34 @@ export async function saveRecord(store: ArchiveStore, tenant: string, record: St
     throw new AppError("already_exists", `result id already names other content [result_id=${record.resultId}]`);
   }
   return existing;
+}
+
+/**
+ * The record of a Put whose content has `index`.
+ * @throws AppError `invalid_argument` when the header's structured_start_byte lies beyond the content
+ */
+export function recordOf(header: PutHeader, index: LineIndex, nowMs: number, expiresAtMs: number): StoredRecord {
+  const record: StoredRecord = {
+    resultId: header.resultId,
+    revision: header.revision,
+    sessionId: header.sessionId,
+    source: header.source,
+    toolName: header.toolName,
+    kind: header.kind,
+    path: header.path,
+    sizeBytes: index.sizeBytes,
+    lineCount: index.lineCount,
+    createdAtMs: nowMs,
+    expiresAtMs,
+    ...(header.structuredStartByte === undefined ? {} : { structuredStartByte: header.structuredStartByte }),
+    ...(header.readScope ? { readScope: header.readScope } : {}),
+    ...(header.mimeType ? { mimeType: header.mimeType } : {}),
+  };
+  if (header.structuredStartByte !== undefined && header.structuredStartByte > index.sizeBytes) {
+    throw new AppError(
+      "invalid_argument",
+      `structured_start_byte beyond the content [structured_start_byte=${String(header.structuredStartByte)}, size=${String(index.sizeBytes)}]`,
+    );
+  }
+  return record;
 }

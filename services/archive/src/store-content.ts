@@ -40,14 +40,7 @@ export async function storeContent(
   const indexKey = lineIndexKey(tenant, sha);
   const indexOptions = { ifAbsent: true, contentType: "application/json", ...options };
   if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of chunks) {
-      size += chunk.byteLength;
-      if (size > header.sizeBytes) throw new AppError("invalid_argument", `content longer than its size_bytes [size_bytes=${String(header.sizeBytes)}]`);
-      parts.push(chunk);
-    }
-    const bytes = parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts);
+    const bytes = await readSmallContent(chunks, header.sizeBytes);
     const index = builder.finish();
     const indexBytes = new TextEncoder().encode(JSON.stringify(index));
     const [stored, indexed] = await Promise.all([
@@ -72,4 +65,19 @@ export async function storeContent(
   const index = builder.finish();
   await store.put(indexKey, new TextEncoder().encode(JSON.stringify(index)), indexOptions);
   return { deduplicated, index };
+}
+
+/**
+ * A small content read whole from its (verifying) chunks.
+ * @throws AppError `invalid_argument` when it runs longer than `sizeBytes`
+ */
+export async function readSmallContent(chunks: AsyncIterable<Uint8Array>, sizeBytes: bigint): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.byteLength;
+    if (size > sizeBytes) throw new AppError("invalid_argument", `content longer than its size_bytes [size_bytes=${String(sizeBytes)}]`);
+    parts.push(chunk);
+  }
+  return parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts);
 }

@@ -1,0 +1,60 @@
+import { AppError } from "@loupe/errors";
+import { throwIfAborted } from "./abort-error.js";
+import type { AtomicPut, PutOutcome, StoreCallOptions } from "./archive-store.js";
+import { assertValidKey } from "./key-rules.js";
+import { storeError, type Opened } from "./lmdb-database.js";
+import type { WrittenMemo } from "./written-memo.js";
+
+/**
+ * The LMDB store's `putAll`: every object a value of the database (at most `inlineMaxBytes` each), written
+ * in one transaction — visible together once committed, durable together once flushed, which it waits for.
+ * An `ifAbsent` key found (inline or as a body file) is left as it is; a key that had a body file is
+ * replaced by the value, and the file it leaves unnamed is removed once that change is flushed. The memo
+ * of flushed bodies forgets each key while it is written and learns the bodies overwritten.
+ */
+export async function lmdbPutAll(
+  opened: Opened,
+  objects: readonly AtomicPut[],
+  options: StoreCallOptions,
+  limits: { inlineMaxBytes: number; memo: WrittenMemo },
+): Promise<PutOutcome[]> {
+  const keys = new Set<string>();
+  for (const { key, body } of objects) {
+    assertValidKey(key);
+    if (keys.has(key)) throw new AppError("invalid_argument", `putAll names a key twice [key=${key}]`);
+    keys.add(key);
+    if (body.byteLength > limits.inlineMaxBytes) {
+      throw new AppError("invalid_argument", `putAll body over the inline size [key=${key}, max_bytes=${String(limits.inlineMaxBytes)}]`);
+    }
+  }
+  const context = `keys=${String(objects.length)}, first=${objects[0]?.key ?? ""}`;
+  throwIfAborted(options.signal, context);
+  if (objects.length === 0) return [];
+  const { root: env, objects: values, files, bodies } = opened;
+  const ends = objects.map(({ key }) => limits.memo.begin(key));
+  const learned: Array<Uint8Array | undefined> = objects.map(() => undefined);
+  const unnamed: string[] = [];
+  try {
+    const outcomes = await env.transaction((): PutOutcome[] =>
+      objects.map(({ key, body, ifAbsent }, index): PutOutcome => {
+        if (ifAbsent === true && (values.doesExist(key) || files.doesExist(key))) return "exists";
+        const replaced = files.get(key)?.name;
+        if (replaced !== undefined) {
+          unnamed.push(replaced);
+          void files.remove(key);
+        }
+        void values.put(key, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+        if (ifAbsent !== true) learned[index] = body;
+        return "created";
+      }),
+    );
+    await env.flushed;
+    for (const name of unnamed) await bodies.remove(name).catch(() => undefined);
+    return outcomes;
+  } catch (error) {
+    learned.fill(undefined);
+    throw storeError(error, "write", context);
+  } finally {
+    ends.forEach((end, index) => end(learned[index]));
+  }
+}
