@@ -2,23 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createCachingCounter } from "./file-read/caching-counter.js";
 import { projectResult, type ResultInput } from "./project-result.js";
+import { shellResult } from "./testing/shell-result.js";
 import { createTokenCounter, type TokenCounter } from "./token-counter.js";
 
 const exact = createTokenCounter();
 
-function input(text: string): ResultInput {
-  return {
-    toolName: "bash",
-    declaredKind: undefined,
-    argsJson: "",
-    text,
-    structuredOnly: false,
-    isError: false,
-    exitCode: 0,
-    timedOut: false,
-    durationMs: undefined,
-  };
-}
+const input = (text: string): ResultInput => shellResult(text);
 
 /** A counter that refuses to count `forbidden` whole. */
 function refusing(forbidden: string): TokenCounter {

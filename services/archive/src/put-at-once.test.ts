@@ -3,7 +3,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { create } from "@bufbuild/protobuf";
 import {
   blobKey,
   blobRefKey,
@@ -16,30 +15,14 @@ import {
   type ArchiveStore,
 } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
-import { PutHeaderSchema, type PutRequest } from "@loupe/proto";
 import { putResult } from "./put-result.js";
+import { putStream } from "./testing/put-stream.js";
 import { loadRecord } from "./result-record.js";
 import { SMALL_CONTENT_BYTES } from "./store-content.js";
 
 const NOW_MS = 1_700_000_000_000;
 const RETENTION_MS = 86_400_000;
 const encoder = new TextEncoder();
-
-async function* putStream(
-  header: Partial<{ resultId: string; sessionId: string; revision: string; structuredStartByte: number }>,
-  text: string,
-): AsyncIterable<PutRequest> {
-  const bytes = encoder.encode(text);
-  const value = create(PutHeaderSchema, {
-    resultId: "r_once0000000000000000",
-    sessionId: "s",
-    revision: revisionOf(bytes),
-    sizeBytes: BigInt(bytes.byteLength),
-    ...header,
-  });
-  yield { message: { case: "header", value } } as PutRequest;
-  yield { message: { case: "chunk", value: bytes } } as PutRequest;
-}
 
 /** The LMDB store, counting the calls a Put makes of it. */
 function counted(store: ArchiveStore): { store: ArchiveStore; calls: { put: number; putAll: number } } {
@@ -72,7 +55,13 @@ describe("putResult() on a store with putAll (LMDB)", () => {
   let store: ArchiveStore;
   let calls: { put: number; putAll: number };
   const put = (header: Parameters<typeof putStream>[0], text: string) =>
-    putResult(putStream(header, text), { store, tenant: "t", nowMs: NOW_MS, retentionMs: RETENTION_MS, maxResultBytes: 4 << 20 });
+    putResult(putStream(header, text, { resultId: "r_once0000000000000000" }), {
+      store,
+      tenant: "t",
+      nowMs: NOW_MS,
+      retentionMs: RETENTION_MS,
+      maxResultBytes: 4 << 20,
+    });
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "loupe-put-once-"));
@@ -111,7 +100,7 @@ describe("putResult() on a store with putAll (LMDB)", () => {
     const second = await put({ resultId: "r_once0000000000000003", sessionId: "b" }, text);
     assert.equal(first.deduplicated, false);
     assert.equal(second.deduplicated, true);
-    const again = await putResult(putStream({ resultId: "r_once0000000000000002", sessionId: "a" }, text), {
+    const again = await putResult(putStream({ resultId: "r_once0000000000000002", sessionId: "a" }, text, { resultId: "r_once0000000000000002" }), {
       store,
       tenant: "t",
       nowMs: NOW_MS + 5000,

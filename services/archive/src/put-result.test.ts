@@ -3,34 +3,26 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { create } from "@bufbuild/protobuf";
 import { blobKey, createFileArchiveStore, lineIndexKey, recordKey, revisionOf, type ArchiveStore } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
-import { PutHeaderSchema, type PutRequest } from "@loupe/proto";
 import { MAX_READ_SCOPE_CHARS, putResult } from "./put-result.js";
+import { putStream } from "./testing/put-stream.js";
 import { loadRecord, toResultRecord } from "./result-record.js";
 
 const NOW_MS = 1_700_000_000_000;
 const encoder = new TextEncoder();
 
-async function* putStream(header: Partial<{ resultId: string; revision: string; path: string; readScope: string }>, text: string): AsyncIterable<PutRequest> {
-  const bytes = encoder.encode(text);
-  const value = create(PutHeaderSchema, {
-    resultId: "r_put0000000000000000",
-    sessionId: "s",
-    revision: revisionOf(bytes),
-    sizeBytes: BigInt(bytes.byteLength),
-    ...header,
-  });
-  yield { message: { case: "header", value } } as PutRequest;
-  yield { message: { case: "chunk", value: bytes } } as PutRequest;
-}
-
 describe("putResult()", () => {
   let dir: string;
   let store: ArchiveStore;
   const put = (header: Parameters<typeof putStream>[0], text: string) =>
-    putResult(putStream(header, text), { store, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+    putResult(putStream(header, text), {
+      store,
+      tenant: "t",
+      nowMs: NOW_MS,
+      retentionMs: 86_400_000,
+      maxResultBytes: 1 << 20,
+    });
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "loupe-put-"));

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { projectResult, type ProjectOptions, type ResultInput } from "../project-result.js";
+import { projectResult, type ProjectOptions } from "../project-result.js";
 import type { ProjectorInput } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
+import { shellResult } from "../testing/shell-result.js";
 import { createTokenCounter } from "../token-counter.js";
 import { boostDefinitions, MAX_BODY_LINES } from "./definitions.js";
 import { intentMatchesOf } from "./intent-of.js";
@@ -14,20 +15,6 @@ const options: ProjectOptions = { budgetTokens: 1200, maxViewBytes: 50_000, coun
 // `nl -ba` output: the number right-aligned in six columns and a tab.
 const numbered = (rows: readonly string[]): string => rows.map((row, index) => `${String(index + 1).padStart(6)}\t${row}\n`).join("");
 
-function fileRead(command: string, text: string): ResultInput {
-  return {
-    toolName: "bash",
-    declaredKind: undefined,
-    argsJson: JSON.stringify({ command }),
-    text,
-    structuredOnly: false,
-    isError: false,
-    exitCode: 0,
-    timedOut: false,
-    durationMs: undefined,
-  };
-}
-
 // A module of 900 lines: small functions, and at line 301 `resolve_lookup`, whose body runs 45 lines.
 const MODULE = Array.from({ length: 900 }, (_, index) => {
   if (index === 300) return "def resolve_lookup(key):";
@@ -38,7 +25,7 @@ const MODULE = Array.from({ length: 900 }, (_, index) => {
 describe("intent ranking", () => {
   it("a definition the intent names comes with its body, to where the indentation closes it", () => {
     const text = numbered(MODULE);
-    const view = projectResult(fileRead("nl -ba src/lookup.py", text), { ...options, intent: "Let me look at resolve_lookup to see what it returns." });
+    const view = projectResult(shellResult(text, "nl -ba src/lookup.py"), { ...options, intent: "Let me look at resolve_lookup to see what it returns." });
     // 40 lines below the definition: past the usual 20 lines of context after a match.
     assert.ok(view.text.includes("return cache_fallback(key)"), view.text);
     const lines = splitLines(text);

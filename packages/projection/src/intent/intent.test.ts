@@ -6,6 +6,7 @@ import { projectResult, type ProjectOptions, type ResultInput, type ResultView }
 import type { ResultKind } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
 import { checkLineView } from "../testing/check-line-view.js";
+import { shellResult } from "../testing/shell-result.js";
 import { createTokenCounter } from "../token-counter.js";
 import { boundIntent, MAX_INTENT_BYTES } from "./bound-intent.js";
 import { intentTerms } from "./intent-terms.js";
@@ -17,19 +18,7 @@ const resultId = "r_abcdefghijklmnopqrstuvwxyz012345";
 const options: ProjectOptions = { budgetTokens: 800, maxViewBytes: 50_000, counter, resultId, view: "" };
 const lines = (count: number, make: (index: number) => string): string => Array.from({ length: count }, (_, index) => make(index) + "\n").join("");
 
-function input(kind: ResultKind | undefined, command: string, text: string): ResultInput {
-  return {
-    toolName: "bash",
-    declaredKind: kind,
-    argsJson: JSON.stringify({ command }),
-    text,
-    structuredOnly: false,
-    isError: false,
-    exitCode: 0,
-    timedOut: false,
-    durationMs: undefined,
-  };
-}
+const input = (kind: ResultKind | undefined, command: string, text: string): ResultInput => shellResult(text, command, kind);
 
 // One output per line-based kind, each with a line the intent names deep in its middle.
 const CASES: ReadonlyArray<{ kind: ResultKind | undefined; command: string; text: string; needle: string }> = [
