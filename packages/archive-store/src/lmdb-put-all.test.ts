@@ -14,8 +14,7 @@ describe("the LMDB store's putAll()", () => {
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), "loupe-lmdb-put-all-"));
     store = createLmdbArchiveStore({ directory: join(directory, "db") });
-    assert.ok(store.putAll);
-    putAll = store.putAll.bind(store);
+    putAll = boundPutAll(store);
   });
   after(async () => {
     await store.close?.();
@@ -81,8 +80,7 @@ describe("the LMDB store's putAll()", () => {
     ]);
     await store.close?.();
     store = createLmdbArchiveStore({ directory: join(directory, "db") });
-    assert.ok(store.putAll);
-    putAll = store.putAll.bind(store);
+    putAll = boundPutAll(store);
     assert.equal(text(await store.get("d/one")), "1");
     assert.equal(text(await store.get("d/two")), "2");
     // Overwritten bodies are remembered as flushed: the same bytes again are answered without a write.
@@ -93,3 +91,9 @@ describe("the LMDB store's putAll()", () => {
     store = createLmdbArchiveStore({ directory: join(directory, "db") });
   });
 });
+
+function boundPutAll(store: ArchiveStore): NonNullable<ArchiveStore["putAll"]> {
+  const bound = store.putAll?.bind(store);
+  assert.ok(bound, "the LMDB store has putAll");
+  return bound;
+}
