@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { projectResult, type ProjectOptions } from "../project-result.js";
 import type { ProjectorInput } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
+import { checkLineView, lineViewOf } from "../testing/check-line-view.js";
 import { shellResult } from "../testing/shell-result.js";
 import { createTokenCounter } from "../token-counter.js";
 import { boostDefinitions, MAX_BODY_LINES } from "./definitions.js";
@@ -81,4 +83,25 @@ describe("intent ranking", () => {
     assert.ok(found.includes("resolve_lookup"), found.join(" | "));
     assert.ok(!found.some((term) => term.includes("config_loader")), found.join(" | "));
   });
+
+  it("views of a numbered module with any intent stay within budget, whole-lined, recoverable and the same each time", () => {
+    const text = numbered(MODULE);
+    const words = fc.constantFrom("resolve_lookup", "helper_48", "line 612", "lines 301-305", "340", "cache_fallback", "def", "value", "src/lookup.py", "😀");
+    fc.assert(
+      fc.property(fc.array(words, { maxLength: 10 }), fc.integer({ min: 150, max: 1500 }), fc.boolean(), (terms, budgetTokens, asSearch) => {
+        const command = asSearch ? "grep -rn value src" : "nl -ba src/lookup.py";
+        const input = shellResult(asSearch ? grepOf(MODULE) : text, command);
+        const run = () => projectResult(input, { ...options, budgetTokens, intent: terms.join(" ") });
+        const view = run();
+        checkLineView(input.text, lineViewOf(view), { ...options, budgetTokens });
+        assert.deepEqual(run(), view);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
+
+/** The module's lines as `grep -rn` hits in one file. */
+function grepOf(rows: readonly string[]): string {
+  return rows.map((row, index) => `src/lookup.py:${String(index + 1)}:${row}\n`).join("");
+}

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import type { TextView } from "../head-tail-view.js";
-import { projectResult, type ProjectOptions, type ResultInput, type ResultView } from "../project-result.js";
+import { projectResult, type ProjectOptions, type ResultInput } from "../project-result.js";
 import type { ResultKind } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
-import { checkLineView } from "../testing/check-line-view.js";
+import { checkLineView, lineViewOf } from "../testing/check-line-view.js";
 import { shellResult } from "../testing/shell-result.js";
 import { createTokenCounter } from "../token-counter.js";
 import { boundIntent, MAX_INTENT_BYTES } from "./bound-intent.js";
@@ -114,7 +113,7 @@ describe("intent", () => {
       assert.ok(!plain.text.includes(sample.needle), "found without the intent");
       assert.ok(view.text.includes(sample.needle), view.text);
       assert.deepEqual(projectResult(input(sample.kind, sample.command, sample.text), { ...options, intent }), view);
-      checkLineView(sample.text, asLineView(view), options);
+      checkLineView(sample.text, lineViewOf(view), options);
     });
   }
 
@@ -136,21 +135,10 @@ describe("intent", () => {
     fc.assert(
       fc.property(fc.constantFrom(...CASES), fc.array(words, { maxLength: 12 }), fc.integer({ min: 150, max: 1200 }), (sample, terms, budgetTokens) => {
         const view = projectResult(input(sample.kind, sample.command, sample.text), { ...options, budgetTokens, intent: terms.join(" ") });
-        checkLineView(sample.text, asLineView(view), { ...options, budgetTokens });
+        checkLineView(sample.text, lineViewOf(view), { ...options, budgetTokens });
         assert.ok(counter.count(view.text) <= budgetTokens);
       }),
       { numRuns: 60 },
     );
   });
 });
-
-/** A line-based result view as the checker takes it (every omission is a line range). */
-function asLineView(view: ResultView): TextView {
-  const omissions = view.omissions.map((omission) => ({
-    startLine: omission.startLine ?? 0,
-    endLine: omission.endLine ?? 0,
-    description: omission.description,
-    continuationJson: omission.continuationJson,
-  }));
-  return { text: view.text, omissions, unchanged: view.unchanged };
-}

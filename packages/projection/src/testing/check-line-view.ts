@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { TextView } from "../head-tail-view.js";
+import type { ResultView } from "../project-result.js";
 import { splitLines } from "../split-lines.js";
 import type { TokenCounter } from "../token-counter.js";
 
@@ -65,4 +66,15 @@ export function checkLineView(
     line++;
   }
   assert.equal(rebuilt, original);
+}
+
+/** A line-based result view as {@link checkLineView} takes it (every omission a line range). */
+export function lineViewOf(view: ResultView): TextView {
+  const omissions = view.omissions.map((omission) => ({
+    startLine: omission.startLine ?? 0,
+    endLine: omission.endLine ?? 0,
+    description: omission.description,
+    continuationJson: omission.continuationJson,
+  }));
+  return { text: view.text, omissions, unchanged: view.unchanged };
 }
