@@ -15,7 +15,8 @@ export interface TokenCount {
 }
 
 /**
- * The original's tokens: taken from a fit check that already counted it all (`fitted`), or counted whole in
+ * The original's tokens: taken from a count already made of it all (`counted`: a fit check that found it
+ * within budget, or a small result counted whole), or counted whole in
  * one pass — in a thread of `pool` when it has one free for a result of POOLED_COUNT_MIN_BYTES or more (the
  * count then runs on another core while this thread projects and saves; in this thread when the pool has no
  * thread free or its thread fails) — and above EXACT_COUNT_MAX_BYTES estimated from its bytes. Whatever
@@ -25,10 +26,10 @@ export async function countOriginal(
   content: ResultContent,
   counter: TokenCounter,
   exact: boolean,
-  fitted: number | false,
+  counted: number | false,
   pool?: TokenCountPool,
 ): Promise<TokenCount> {
-  if (fitted !== false) return { tokens: fitted, estimated: !exact };
+  if (counted !== false) return { tokens: counted, estimated: !exact };
   if (content.bytes.byteLength > EXACT_COUNT_MAX_BYTES) return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
   const pooled = content.bytes.byteLength >= POOLED_COUNT_MIN_BYTES ? pool?.count(content.text, counter.encoding) : undefined;
   const tokens = pooled === undefined ? counter.count(content.text) : await pooled.catch(() => counter.count(content.text));

@@ -54,11 +54,12 @@ const buildLog = (lines: number): string =>
   ).join("");
 
 describe("project() usage", () => {
-  // The gateway checks the text against the budget first (the call's caching counter answers a long text
-  // from its lines, stopping at the budget; a short one it checks whole, which counts a text that fits);
-  // only a text over the budget is then counted whole, once. The projection's fit check counts nothing more.
+  // A result under 8 KB is counted whole once by the call's caching counter (its count is the original's, and
+  // its lines' counts serve the projection); a larger one is checked against the budget first (answered from
+  // its lines, stopping at the budget) and counted whole once only when over it. The projection's fit check
+  // counts nothing more.
   const cases = [
-    { name: "a result that fits", text: "total 2\n-rw-r--r-- 1 root root 0 a\n", counts: 0, wholeChecks: 1 },
+    { name: "a result that fits", text: "total 2\n-rw-r--r-- 1 root root 0 a\n", counts: 1, wholeChecks: 0 },
     { name: "a projected build log", text: buildLog(400), counts: 1, wholeChecks: 0 },
     // The projector of one long line measures it against its own limits; the fit check still counts nothing.
     { name: "a projected one-line text", text: "word ".repeat(6000), counts: 1, wholeChecks: undefined },
@@ -77,6 +78,26 @@ describe("project() usage", () => {
         assert.equal(checked.filter((checked) => checked === text).length, wholeChecks, "the projection's fit check reuses that count");
     });
   }
+
+  it("counts a small result over its budget whole once, and projects it from those counts", async () => {
+    const text = buildLog(60);
+    assert.ok(new TextEncoder().encode(text).byteLength < 8 * 1024);
+    const { counter, counted, checked } = spyCounter();
+    const answer = await project(create(ProjectRequestSchema, { ...request(text), budgetTokens: 200 }), "local", depsWith(counter));
+    assert.ok(answer.resultId !== "" && (answer.omissions?.length ?? 0) > 0, "cut and saved");
+    assert.equal(answer.usage?.originalTokens, exact.count(text));
+    // Counted once, line by line (the caching counter splits it where the tokenizer does): no line of it twice.
+    const lines = new Set(text.split(/(?<=\n)/));
+    const times = new Map<string, number>();
+    for (const piece of [...counted, ...checked]) if (lines.has(piece)) times.set(piece, (times.get(piece) ?? 0) + 1);
+    assert.ok(times.size > 0, "its lines were counted");
+    assert.deepEqual(
+      [...times.values()].filter((count) => count > 1),
+      [],
+      "no line of it counted twice",
+    );
+    assert.ok(!counted.includes(text) && !checked.includes(text), "never tokenized whole again");
+  });
 
   it("reports exact counts when a changed file's notice makes it project again", async () => {
     const deps = depsWith(exact);
