@@ -1,10 +1,10 @@
+import { withoutNumberPrefix } from "../file-read/outline-level.js";
+
 // A line that defines a name the intent uses is where a reader of that name starts.
 const DEFINITION = /\b(?:def|class|function|fn|func|interface|struct|enum|trait|type|impl|module)\s+([A-Za-z_$][\w$]*)/;
 const DEFINITION_BOOST = 6;
 /** Most lines of a definition's body offered with it (a longer body is cut there, the rest left to recovery). */
 export const MAX_BODY_LINES = 60;
-// A line-numbering tool's prefix ("   123\t", "12→", "12:"), left out when measuring indentation.
-const NUMBER_PREFIX = /^ *\d+(?:\t|→|:)/;
 // A line that closes what the definition opened (`)`, `]`, `}`) still belongs to it.
 const CLOSER = /^\s*[)\]}]/;
 
@@ -28,17 +28,17 @@ export function boostDefinitions(scores: Map<number, number>, lines: readonly st
 }
 
 function bodyEnd(lines: readonly string[], line: number): number {
-  const indent = indentOf(lines[line] ?? "");
+  const indent = indentOf(withoutNumberPrefix(lines[line] ?? ""));
   const last = Math.min(lines.length, line + 1 + MAX_BODY_LINES);
   for (let index = line + 1; index < last; index++) {
-    const text = (lines[index] ?? "").replace(NUMBER_PREFIX, "");
+    const text = withoutNumberPrefix(lines[index] ?? "");
     if (text.trim() === "") continue;
     if (indentOf(text) <= indent && !CLOSER.test(text)) return index;
   }
   return last;
 }
 
-function indentOf(line: string): number {
-  const text = line.replace(NUMBER_PREFIX, "");
+/** The width of the whitespace `text` starts with. */
+function indentOf(text: string): number {
   return text.length - text.trimStart().length;
 }

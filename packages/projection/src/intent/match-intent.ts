@@ -1,6 +1,7 @@
 import { boostDefinitions } from "./definitions.js";
 import type { IntentTerm } from "./intent-terms.js";
-import { addNeighbourScores, scoreLineReferences } from "./line-references.js";
+import { scoreLineReferences } from "./line-references.js";
+import { addNeighbourScores } from "./neighbour-scores.js";
 
 /** One intent term found in an output. */
 export interface TermMatch {
