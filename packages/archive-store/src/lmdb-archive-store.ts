@@ -8,7 +8,7 @@ import { assertValidKey, assertValidPrefix } from "./key-rules.js";
 import type { BodyFile } from "./lmdb-body-files.js";
 import { openDatabase, storeError, type Opened } from "./lmdb-database.js";
 import { mergedKeys } from "./lmdb-keys.js";
-import { lmdbPutAll } from "./lmdb-put-all.js";
+import { lmdbPutAll, placeValue } from "./lmdb-put-all.js";
 import { smallBody } from "./small-body.js";
 import { createWrittenMemo } from "./written-memo.js";
 
@@ -58,7 +58,8 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
   };
   // One put as the store makes it: inline or as a body file, flushed unless deferred.
   const putObject = async (key: string, body: Uint8Array | AsyncIterable<Uint8Array>, putOptions: PutOptions, context: string): Promise<PutOutcome> => {
-    const { root: env, objects, files, bodies } = await database(context);
+    const opened = await database(context);
+    const { root: env, objects, files, bodies } = opened;
     const ifAbsent = putOptions.ifAbsent === true;
     const flushed = async (): Promise<void> => {
       await env.flushed;
@@ -69,8 +70,7 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
       await flushed();
       return "exists";
     }
-    const small = await smallBody(body, putOptions.sizeBytes, putOptions.signal, context, INLINE_MAX_BYTES);
-    const inline = small === undefined ? undefined : Buffer.from(small.buffer, small.byteOffset, small.byteLength);
+    const inline = await smallBody(body, putOptions.sizeBytes, putOptions.signal, context, INLINE_MAX_BYTES);
     let file: BodyFile | undefined;
     try {
       if (inline === undefined) file = await bodies.write(body, putOptions, context);
@@ -83,15 +83,15 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
     let outcome: PutOutcome;
     try {
       outcome = await env.transaction((): PutOutcome => {
+        if (file === undefined) {
+          const placed = placeValue(opened, key, inline ?? new Uint8Array(0), ifAbsent);
+          replaced = placed.replaced;
+          return placed.outcome;
+        }
         if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) return "exists";
         replaced = files.get(key)?.name;
-        if (file === undefined) {
-          void objects.put(key, inline ?? Buffer.alloc(0));
-          if (replaced !== undefined) void files.remove(key);
-        } else {
-          void files.put(key, file);
-          void objects.remove(key);
-        }
+        void files.put(key, file);
+        void objects.remove(key);
         return "created";
       });
       if (putOptions.deferSync !== true || outcome === "exists") await flushed();

@@ -30,22 +30,17 @@ export async function lmdbPutAll(
   const context = `keys=${String(objects.length)}, first=${objects[0]?.key ?? ""}`;
   throwIfAborted(options.signal, context);
   if (objects.length === 0) return [];
-  const { root: env, objects: values, files, bodies } = opened;
+  const { root: env, bodies } = opened;
   const ends = objects.map(({ key }) => limits.memo.begin(key));
   const learned: Array<Uint8Array | undefined> = objects.map(() => undefined);
   const unnamed: string[] = [];
   try {
     const outcomes = await env.transaction((): PutOutcome[] =>
       objects.map(({ key, body, ifAbsent }, index): PutOutcome => {
-        if (ifAbsent === true && (values.doesExist(key) || files.doesExist(key))) return "exists";
-        const replaced = files.get(key)?.name;
-        if (replaced !== undefined) {
-          unnamed.push(replaced);
-          void files.remove(key);
-        }
-        void values.put(key, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
-        if (ifAbsent !== true) learned[index] = body;
-        return "created";
+        const { outcome, replaced } = placeValue(opened, key, body, ifAbsent === true);
+        if (replaced !== undefined) unnamed.push(replaced);
+        if (outcome === "created" && ifAbsent !== true) learned[index] = body;
+        return outcome;
       }),
     );
     await env.flushed;
@@ -57,4 +52,23 @@ export async function lmdbPutAll(
   } finally {
     ends.forEach((end, index) => end(learned[index]));
   }
+}
+
+/**
+ * Inside a write transaction: `body` as the value of `key` — unless `ifAbsent` and the key exists (inline or
+ * as a body file): `"exists"`. A body file the key named is unnamed (`replaced`), to be removed once the
+ * change is flushed.
+ */
+export function placeValue(
+  opened: Pick<Opened, "objects" | "files">,
+  key: string,
+  body: Uint8Array,
+  ifAbsent: boolean,
+): { outcome: PutOutcome; replaced?: string } {
+  const { objects, files } = opened;
+  if (ifAbsent && (objects.doesExist(key) || files.doesExist(key))) return { outcome: "exists" };
+  const replaced = files.get(key)?.name;
+  if (replaced !== undefined) void files.remove(key);
+  void objects.put(key, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  return replaced === undefined ? { outcome: "created" } : { outcome: "created", replaced };
 }
