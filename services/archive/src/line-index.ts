@@ -110,6 +110,11 @@ export function countNewlines(bytes: Uint8Array): number {
   return count;
 }
 
+/** A line index as stored (JSON), the inverse of {@link parseLineIndex}. */
+export function encodeLineIndex(index: LineIndex): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(index));
+}
+
 /** Parses a stored index; throws a TypeError when it is not one. */
 export function parseLineIndex(bytes: Uint8Array): LineIndex {
   const value = JSON.parse(new TextDecoder().decode(bytes)) as Partial<LineIndex>;

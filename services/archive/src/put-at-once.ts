@@ -1,14 +1,19 @@
-import { blobKey, lineIndexKey, recordKey, type ArchiveStore, type AtomicPut, type PutOutcome, type StoreCallOptions } from "@loupe/archive-store";
-import { AppError } from "@loupe/errors";
+import { blobKey, lineIndexKey, recordKey, type ArchiveStore } from "@loupe/archive-store";
 import type { PutHeader } from "@loupe/proto";
-import type { createLineIndexBuilder } from "./line-index.js";
+import { encodeLineIndex, type createLineIndexBuilder } from "./line-index.js";
 import { resultEntryObjects } from "./result-entries.js";
 import { recordOf, settleExistingRecord, type StoredRecord } from "./result-record.js";
-import { readSmallContent } from "./store-content.js";
+import { assertBlobKept, readSmallContent } from "./store-content.js";
+
+/** A store that writes several objects in one atomic step. */
+export type AtomicArchiveStore = ArchiveStore & Required<Pick<ArchiveStore, "putAll">>;
+
+/** True when `store` has `putAll`. */
+export const canPutAll = (store: ArchiveStore): store is AtomicArchiveStore => store.putAll !== undefined;
 
 /** What {@link putAtOnce} needs: the Put's header, its verifying chunks and their line index builder. */
 export interface PutAtOnceContext {
-  store: ArchiveStore;
+  store: AtomicArchiveStore;
   tenant: string;
   /** The content's SHA-256, hex. */
   sha: string;
@@ -28,31 +33,26 @@ export interface PutAtOnceContext {
  * record already under the id is settled as saveRecord does. Nothing is written when the content fails
  * its checks (size, revision, structured_start_byte).
  */
-export async function putAtOnce(
-  putAll: (objects: readonly AtomicPut[], options?: StoreCallOptions) => Promise<PutOutcome[]>,
-  context: PutAtOnceContext,
-): Promise<{ record: StoredRecord; deduplicated: boolean }> {
+export async function putAtOnce(context: PutAtOnceContext): Promise<{ record: StoredRecord; deduplicated: boolean }> {
   const { store, tenant, sha, header, signal } = context;
   const bytes = await readSmallContent(context.chunks, header.sizeBytes);
   const index = context.builder.finish();
   const expiresAtMs = context.nowMs + context.retentionMs;
   const record = recordOf(header, index, context.nowMs, expiresAtMs);
-  const encoder = new TextEncoder();
   const entries = resultEntryObjects(tenant, { resultId: header.resultId, sessionId: header.sessionId, revision: header.revision, expiresAtMs });
-  const outcomes = await putAll(
+  const options = signal ? { signal } : {};
+  const outcomes = await store.putAll(
     [
       ...entries,
       { key: blobKey(tenant, sha), body: bytes, ifAbsent: true },
-      { key: lineIndexKey(tenant, sha), body: encoder.encode(JSON.stringify(index)), ifAbsent: true },
-      { key: recordKey(tenant, header.resultId), body: encoder.encode(JSON.stringify(record)), ifAbsent: true },
+      { key: lineIndexKey(tenant, sha), body: encodeLineIndex(index), ifAbsent: true },
+      { key: recordKey(tenant, header.resultId), body: new TextEncoder().encode(JSON.stringify(record)), ifAbsent: true },
     ],
-    signal ? { signal } : {},
+    options,
   );
   const [blob, , saved] = outcomes.slice(entries.length);
   const deduplicated = blob === "exists";
-  // A delete of the last other user that listed the markers before this step may remove the blob after it.
-  if (deduplicated && !(await store.exists(blobKey(tenant, sha), signal ? { signal } : {}))) {
-    throw new AppError("aborted", `blob deleted by a concurrent delete; retry the put [result_id=${header.resultId}]`);
-  }
+  // A delete of the last other result using the blob that listed the markers before this step may remove it after.
+  if (deduplicated) await assertBlobKept(store, tenant, sha, header.resultId, options);
   return { record: saved === "created" ? record : await settleExistingRecord(store, tenant, record, signal), deduplicated };
 }

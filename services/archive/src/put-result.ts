@@ -5,8 +5,8 @@ import { createLineIndexBuilder } from "./line-index.js";
 import type { StoredRecord } from "./result-record.js";
 import { recordOf, saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
-import { putAtOnce } from "./put-at-once.js";
-import { SMALL_CONTENT_BYTES, storeContent } from "./store-content.js";
+import { canPutAll, putAtOnce } from "./put-at-once.js";
+import { assertBlobKept, SMALL_CONTENT_BYTES, storeContent } from "./store-content.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -88,8 +88,8 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   const builder = createLineIndexBuilder();
   const chunks = verifiedChunks(iterator, header, context.maxResultBytes, builder);
   // A store that writes several objects atomically takes a small result in one step (see putAtOnce).
-  if (store.putAll !== undefined && header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
-    return putAtOnce(store.putAll.bind(store), { store, tenant, sha, header, chunks, builder, nowMs: context.nowMs, retentionMs: context.retentionMs, signal });
+  if (canPutAll(store) && header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
+    return putAtOnce({ store, tenant, sha, header, chunks, builder, nowMs: context.nowMs, retentionMs: context.retentionMs, signal });
   }
   const options = signal ? { signal } : {};
   // Every object of the Put is placed in order (readable at once) and made durable together at the end
@@ -110,11 +110,8 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     const record = recordOf(header, index, context.nowMs, expiresAtMs);
     const saved = await saveRecord(store, tenant, record, signal, true);
     await store.sync?.(keys, options);
-    if (deduplicated && !(await store.exists(blobKey(tenant, sha), options))) {
-      // A delete of the last other user listed the markers before ours landed and removed the blob after our
-      // check. Re-create nothing here (the stream is spent): a retry uploads the content again.
-      throw new AppError("aborted", `blob deleted by a concurrent delete; retry the put [result_id=${header.resultId}]`);
-    }
+    // Re-create nothing here if the blob went (the stream is spent): a retry uploads the content again.
+    if (deduplicated) await assertBlobKept(store, tenant, sha, header.resultId, options);
     return { record: saved, deduplicated };
   } catch (error) {
     // What a failed Put placed is made durable all the same (as each write was before deferring): its

@@ -1,7 +1,7 @@
 import { blobKey, lineIndexKey, type ArchiveStore } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import type { PutHeader } from "@loupe/proto";
-import type { createLineIndexBuilder, LineIndex } from "./line-index.js";
+import { encodeLineIndex, type createLineIndexBuilder, type LineIndex } from "./line-index.js";
 
 /** Contents up to this size are read whole before they are stored, and objects found already stored are checked. */
 export const SMALL_CONTENT_BYTES = 256 * 1024;
@@ -42,7 +42,7 @@ export async function storeContent(
   if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
     const bytes = await readSmallContent(chunks, header.sizeBytes);
     const index = builder.finish();
-    const indexBytes = new TextEncoder().encode(JSON.stringify(index));
+    const indexBytes = encodeLineIndex(index);
     const [stored, indexed] = await Promise.all([
       store.put(blob, bytes, { ifAbsent: true, sizeBytes: bytes.byteLength, ...options }),
       store.put(indexKey, indexBytes, indexOptions),
@@ -63,7 +63,7 @@ export async function storeContent(
   // The store may leave a stream unread when the blob exists: read (and verify) the rest.
   for await (const _chunk of chunks);
   const index = builder.finish();
-  await store.put(indexKey, new TextEncoder().encode(JSON.stringify(index)), indexOptions);
+  await store.put(indexKey, encodeLineIndex(index), indexOptions);
   return { deduplicated, index };
 }
 
@@ -80,4 +80,16 @@ export async function readSmallContent(chunks: AsyncIterable<Uint8Array>, sizeBy
     parts.push(chunk);
   }
   return parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts);
+}
+
+/**
+ * For a Put that found its content already stored: throws AppError `aborted` (retryable) when the blob is
+ * gone by now — a delete of the last other result using it listed the reference markers before this Put's
+ * landed and removed the blob after this Put relied on it. The Put's record is kept; a retry uploads the
+ * content again.
+ */
+export async function assertBlobKept(store: ArchiveStore, tenant: string, sha: string, resultId: string, options: { signal?: AbortSignal }): Promise<void> {
+  if (!(await store.exists(blobKey(tenant, sha), options))) {
+    throw new AppError("aborted", `blob deleted by a concurrent delete; retry the put [result_id=${resultId}]`);
+  }
 }
