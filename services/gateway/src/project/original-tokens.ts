@@ -35,3 +35,19 @@ export async function countOriginal(
   const tokens = pooled === undefined ? counter.count(content.text) : await pooled.catch(() => counter.count(content.text));
   return { tokens, estimated: !exact };
 }
+
+/**
+ * The fit check of a result's text against its budget: `fitted` is its tokens when it fits, else false;
+ * `counted` is its tokens when they are all known. A result under POOLED_COUNT_MIN_BYTES is counted whole
+ * (line by line into `counter`'s cache when it is the call's caching counter, which the projection then
+ * reuses), so its count is the original's too; a larger one only up to the budget, so it is known only
+ * when it fits.
+ */
+export function checkFit(text: string, bytes: number, counter: TokenCounter, budgetTokens: number): { fitted: number | false; counted: number | undefined } {
+  if (bytes < POOLED_COUNT_MIN_BYTES) {
+    const counted = counter.count(text);
+    return { fitted: counted <= budgetTokens ? counted : false, counted };
+  }
+  const fitted = counter.within(text, budgetTokens);
+  return { fitted, counted: fitted === false ? undefined : fitted };
+}

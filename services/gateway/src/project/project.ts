@@ -5,7 +5,7 @@ import type { SourceRule } from "@loupe/rules";
 import { resultKindFromToolKind, toolKindFromResultKind } from "../result-kind.js";
 import { viewParts, withMediaIds } from "../view-parts.js";
 import { gather, type Gathered } from "./gather.js";
-import { countOriginal, POOLED_COUNT_MIN_BYTES, type TokenCount } from "./original-tokens.js";
+import { checkFit, countOriginal, type TokenCount } from "./original-tokens.js";
 import type { ProjectDeps } from "./project-deps.js";
 import { save, type Saved } from "./save.js";
 import { saveMedia } from "./save-media.js";
@@ -59,15 +59,13 @@ export async function project(
   const gathered = await gather(request, tenant, deps, pinnedRule);
   // One cache of line counts for the call: the view is counted from the counts its projection made.
   const counter = createCachingCounter(deps.counterFor(gathered.profile.encoding));
-  // A small result is counted whole at once, line by line into the call's cache: that count is the original's,
-  // and the projection reuses its lines' counts. A larger one is counted only up to its budget here.
-  const whole = gathered.content.bytes.byteLength < POOLED_COUNT_MIN_BYTES ? counter.count(gathered.input.text) : undefined;
-  const fitted = whole === undefined ? counter.within(gathered.input.text, gathered.budgetTokens) : whole <= gathered.budgetTokens ? whole : false;
+  // A small result is counted whole here (its count is the original's); a larger one up to its budget.
+  const { fitted, counted: textTokens } = checkFit(gathered.input.text, gathered.content.bytes.byteLength, counter, gathered.budgetTokens);
   // A result over its budget is saved whatever its view: the save starts now, so the disk works while this
   // process counts and projects.
   const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
   // A long original is counted in a counting thread meanwhile, when one is free.
-  const counting = countOriginal(gathered.content, deps.counterFor(gathered.profile.encoding), gathered.profile.exact, whole ?? fitted, deps.countPool);
+  const counting = countOriginal(gathered.content, deps.counterFor(gathered.profile.encoding), gathered.profile.exact, textTokens ?? false, deps.countPool);
   const options: ProjectOptions = {
     budgetTokens: gathered.budgetTokens,
     maxViewBytes: deps.maxViewBytes,
@@ -78,7 +76,7 @@ export async function project(
     viewSpecs: deps.viewSpecs,
     ruleViewSpecs: gathered.ruleViewSpecs,
     ...(gathered.intent === "" ? {} : { intent: gathered.intent }),
-    ...(whole !== undefined ? { textTokens: whole } : fitted === false ? {} : { textTokens: fitted }),
+    ...(textTokens === undefined ? {} : { textTokens }),
     ...(gathered.check.notice === "" ? {} : { noticeAbove: gathered.check.notice }),
   };
   const view = projectResult(gathered.input, options);
