@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import type { ArchiveStore } from "./archive-store.js";
 import { createLmdbArchiveStore, INLINE_MAX_BYTES } from "./lmdb-archive-store.js";
-import { chunksOf, collect, encoder, hasCode, text } from "./testing/store-test-helpers.js";
+import { chunksOf, collect, encoder, hasCode, runUntilKilled, text } from "./testing/store-test-helpers.js";
 
 /** Retries `check` for up to 5 s (a replaced file goes once its change is flushed). */
 async function eventually(check: () => Promise<void>): Promise<void> {
@@ -205,16 +204,7 @@ describe("createLmdbArchiveStore()", () => {
         await store.sync(keys);
         process.stdout.write(index + "\\n");
       }`;
-    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let acknowledged = -1;
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      for (const line of chunk.split("\n")) if (line !== "") acknowledged = Number(line);
-      if (acknowledged >= 200) child.kill("SIGKILL");
-    });
-    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, exitSignal) => resolve(exitSignal)));
-    assert.equal(signal, "SIGKILL");
+    const acknowledged = await runUntilKilled(script, 200);
     assert.ok(acknowledged >= 200);
     const reopened = createLmdbArchiveStore({ directory: folder });
     try {

@@ -1,4 +1,5 @@
 // What the archive-store adapters' tests share (tests only).
+import { spawn } from "node:child_process";
 import { isAppError } from "@loupe/errors";
 
 export const encoder = new TextEncoder();
@@ -21,4 +22,23 @@ export async function collect(keys: AsyncIterable<string>): Promise<string[]> {
 /** A matcher of an AppError with `code`, for assert.rejects. */
 export function hasCode(code: string): (error: unknown) => boolean {
   return (error) => isAppError(error) && error.code === code;
+}
+
+/**
+ * Runs `script` (an ES module body, run with tsx) in a child process that writes one acknowledged save's
+ * index per line to stdout, SIGKILLs it once `acknowledgements` saves were acknowledged, and answers the
+ * last index acknowledged before the kill.
+ */
+export async function runUntilKilled(script: string, acknowledgements: number): Promise<number> {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let acknowledged = -1;
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    for (const line of chunk.split("\n")) if (line !== "") acknowledged = Number(line);
+    if (acknowledged >= acknowledgements) child.kill("SIGKILL");
+  });
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, exitSignal) => resolve(exitSignal)));
+  if (signal !== "SIGKILL") throw new Error(`the child ended on its own [signal=${String(signal)}, acknowledged=${String(acknowledged)}]`);
+  return acknowledged;
 }
