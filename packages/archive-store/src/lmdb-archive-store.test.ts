@@ -2,11 +2,10 @@ import assert from "node:assert/strict";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import type { ArchiveStore } from "./archive-store.js";
 import { createLmdbArchiveStore, INLINE_MAX_BYTES } from "./lmdb-archive-store.js";
-import { chunksOf, collect, encoder, hasCode, runUntilKilled, text } from "./testing/store-test-helpers.js";
+import { chunksOf, collect, encoder, hasCode, killLmdbSaveLoop, text } from "./testing/store-test-helpers.js";
 
 /** Retries `check` for up to 5 s (a replaced file goes once its change is flushed). */
 async function eventually(check: () => Promise<void>): Promise<void> {
@@ -191,20 +190,16 @@ describe("createLmdbArchiveStore()", () => {
 
   it("keeps every acknowledged object when the process is killed, and opens again after it", async () => {
     const folder = join(directory, "killed");
-    const moduleUrl = pathToFileURL(join(import.meta.dirname, "lmdb-archive-store.ts")).href;
-    // Saves as the archive does (deferred puts, then one sync), and says which saves were acknowledged.
-    const script = `
-      const { createLmdbArchiveStore } = await import(${JSON.stringify(moduleUrl)});
-      const store = createLmdbArchiveStore({ directory: ${JSON.stringify(folder)} });
-      for (let index = 0; ; index += 1) {
-        const keys = ["k/" + index + "/blob", "k/" + index + "/record"];
-        // Every third save's content is large: a file of its own.
-        const body = (key) => new TextEncoder().encode(key.repeat(index % 3 === 0 && key.endsWith("blob") ? 40000 : 500));
-        await Promise.all(keys.map((key) => store.put(key, body(key), { deferSync: true })));
-        await store.sync(keys);
-        process.stdout.write(index + "\\n");
-      }`;
-    const acknowledged = await runUntilKilled(script, 200);
+    // Saves as the archive does (deferred puts, then one sync); a step is acknowledged once synced.
+    const acknowledged = await killLmdbSaveLoop(
+      folder,
+      `const keys = ["k/" + index + "/blob", "k/" + index + "/record"];
+      // Every third save's content is large: a file of its own.
+      const body = (key) => new TextEncoder().encode(key.repeat(index % 3 === 0 && key.endsWith("blob") ? 40000 : 500));
+      await Promise.all(keys.map((key) => store.put(key, body(key), { deferSync: true })));
+      await store.sync(keys);`,
+      200,
+    );
     assert.ok(acknowledged >= 200);
     const reopened = createLmdbArchiveStore({ directory: folder });
     try {

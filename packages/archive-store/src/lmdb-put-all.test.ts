@@ -2,11 +2,10 @@ import assert from "node:assert/strict";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import type { ArchiveStore } from "./archive-store.js";
 import { createLmdbArchiveStore, INLINE_MAX_BYTES } from "./lmdb-archive-store.js";
-import { collect, encoder, hasCode, runUntilKilled, text } from "./testing/store-test-helpers.js";
+import { collect, encoder, hasCode, killLmdbSaveLoop, text } from "./testing/store-test-helpers.js";
 
 describe("the LMDB store's putAll()", () => {
   let directory = "";
@@ -94,17 +93,13 @@ describe("the LMDB store's putAll()", () => {
 
   it("keeps all of a step or none of it when the process is killed, and every acknowledged step", async () => {
     const folder = join(directory, "killed");
-    const moduleUrl = pathToFileURL(join(import.meta.dirname, "lmdb-archive-store.ts")).href;
-    // Steps as the archive's small Puts make them: a blob, its index and a record, then acknowledged.
-    const script = `
-      const { createLmdbArchiveStore } = await import(${JSON.stringify(moduleUrl)});
-      const store = createLmdbArchiveStore({ directory: ${JSON.stringify(folder)} });
-      for (let index = 0; ; index += 1) {
-        const keys = ["k/" + index + "/blob", "k/" + index + "/index", "k/" + index + "/record"];
-        await store.putAll(keys.map((key) => ({ key, body: new TextEncoder().encode(key.repeat(200)), ifAbsent: true })));
-        process.stdout.write(index + "\\n");
-      }`;
-    const acknowledged = await runUntilKilled(script, 200);
+    // Steps as the archive's small Puts make them: a blob, its index and a record in one putAll.
+    const acknowledged = await killLmdbSaveLoop(
+      folder,
+      `const keys = ["k/" + index + "/blob", "k/" + index + "/index", "k/" + index + "/record"];
+      await store.putAll(keys.map((key) => ({ key, body: new TextEncoder().encode(key.repeat(200)), ifAbsent: true })));`,
+      200,
+    );
     const reopened = createLmdbArchiveStore({ directory: folder });
     try {
       const steps = new Map<string, string[]>();

@@ -1,5 +1,7 @@
 // What the archive-store adapters' tests share (tests only).
 import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isAppError } from "@loupe/errors";
 
 export const encoder = new TextEncoder();
@@ -25,11 +27,19 @@ export function hasCode(code: string): (error: unknown) => boolean {
 }
 
 /**
- * Runs `script` (an ES module body, run with tsx) in a child process that writes one acknowledged save's
- * index per line to stdout, SIGKILLs it once `acknowledgements` saves were acknowledged, and answers the
- * last index acknowledged before the kill.
+ * Runs `step` (statements of an ES module, run with tsx; `store` is an LMDB store on `folder`, `index` the
+ * step's number) over and over in a child process that reports each step done on stdout, SIGKILLs it once
+ * `acknowledgements` steps were done, and answers the last step done before the kill.
  */
-export async function runUntilKilled(script: string, acknowledgements: number): Promise<number> {
+export async function killLmdbSaveLoop(folder: string, step: string, acknowledgements: number): Promise<number> {
+  const moduleUrl = pathToFileURL(join(import.meta.dirname, "..", "lmdb-archive-store.ts")).href;
+  const script = `
+    const { createLmdbArchiveStore } = await import(${JSON.stringify(moduleUrl)});
+    const store = createLmdbArchiveStore({ directory: ${JSON.stringify(folder)} });
+    for (let index = 0; ; index += 1) {
+      ${step}
+      process.stdout.write(index + "\\n");
+    }`;
   const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script], {
     stdio: ["ignore", "pipe", "inherit"],
   });
