@@ -1,24 +1,26 @@
 // Project latency over gRPC, one call at a time: embedded Loupe (`loupe serve`) and distributed Loupe
 // (gateway + archive on the S3 server), side by side with a bare grpc-js echo of the same bytes.
 // Real program output of 4 KB, 64 KB and 1 MB, unique per call; the three targets take turns call by
-// call, so the machine's noise falls on all of them alike. Prints p50/p99 and the ratios to the echo.
+// call, so the machine's noise falls on all of them alike. Prints p50/p99 and the ratios to the echo, and
+// the CPU each server's processes spent per call (every thread, from /proc): a figure the machine's
+// noise moves far less than a latency.
 import { cpus } from "node:os";
 import type { GrpcClient } from "@loupe/grpc";
 import type { ProjectionService } from "@loupe/proto";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { startDistributedLoupe, type DistributedLoupe } from "./support/distributed-loupe.js";
-import { createEchoClient, startEchoServer, type EchoClient, type EchoServer } from "./support/echo-server.js";
+import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
+import { cpuMsOf } from "./support/proc-cpu.js";
 import { cell, quantile, since } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
 
 const CALLS = Number(process.env["LOUPE_BENCH_CALLS"] ?? 200);
 const WARMUP = 20;
-const SIZES = [
-  { label: "4 KB", bytes: 4 * 1024 },
-  { label: "16 KB", bytes: 16 * 1024 },
-  { label: "64 KB", bytes: 64 * 1024 },
-  { label: "1 MB", bytes: 1024 * 1024 },
-];
+// LOUPE_BENCH_SIZES: which sizes run, in KB (default 4,16,64,1024).
+const SIZES = (process.env["LOUPE_BENCH_SIZES"] ?? "4,16,64,1024").split(",").map((kilobytes) => ({
+  label: Number(kilobytes) >= 1024 ? `${String(Number(kilobytes) / 1024)} MB` : `${kilobytes} KB`,
+  bytes: Number(kilobytes) * 1024,
+}));
 
 type Target = "echo" | "embedded" | "distributed";
 // LOUPE_BENCH_TARGETS: which Loupes run beside the echo (default embedded,distributed).
@@ -26,16 +28,23 @@ const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed").sp
 const TARGETS: readonly Target[] = ["echo", ...(["embedded", "distributed"] as const).filter((target) => LOUPES.includes(target))];
 
 const outputs = realToolOutputs(1024 * 1024);
-let echoServer: EchoServer | undefined;
+let echoServer: EchoProcess | undefined;
 let echo: EchoClient | undefined;
 let embedded: EmbeddedLoupe | undefined;
 let distributed: DistributedLoupe | undefined;
 try {
-  echoServer = await startEchoServer();
+  // The echo in a process of its own, as Loupe is: its CPU is measured the same way.
+  echoServer = await startEchoProcess();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
   if (TARGETS.includes("embedded")) embedded = await startEmbeddedLoupe();
   if (TARGETS.includes("distributed")) distributed = await startDistributedLoupe();
   const echoClient = echo;
+  const echoPid = echoServer.pid;
+  const pidsOf: Record<Target, () => number[]> = {
+    echo: () => [echoPid],
+    embedded: () => [embedded!.process.child.pid ?? 0],
+    distributed: () => [distributed!.archive.child.pid ?? 0, distributed!.gateway.child.pid ?? 0],
+  };
   const project = (client: GrpcClient<typeof ProjectionService>, text: string, toolName: string) =>
     client.project({ sessionId: "bench-latency", result: { toolName, parts: [{ content: { case: "text", value: text } }] } });
   const callers: Record<Target, (text: string, toolName: string) => Promise<boolean>> = {
@@ -48,14 +57,16 @@ try {
   console.log(
     `(1) Project latency, ${String(CALLS)} sequential calls per size after ${String(WARMUP)} warm-up calls (outputs: ${outputs.map((output) => output.name).join(", ")})`,
   );
-  console.log("size     target         p50 ms    p99 ms   p50/echo   p99/echo   archived");
+  console.log("size     target         p50 ms    p99 ms   p50/echo   p99/echo   cpu ms/call   cpu/echo   archived");
   let call = 0;
   for (const { label, bytes } of SIZES) {
     const makers = outputs.map((output) => ({ toolName: output.toolName, text: sizedOutput(output, bytes) }));
     const samples: Record<Target, number[]> = { echo: [], embedded: [], distributed: [] };
     const archived: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0 };
+    const cpuAtStart: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0 };
     for (let index = 0; index < WARMUP + CALLS; index++) {
       const maker = makers[index % makers.length]!;
+      if (index === WARMUP) for (const target of TARGETS) cpuAtStart[target] = cpuMsOf(pidsOf[target]());
       for (const target of TARGETS) {
         const text = maker.text(call++);
         const started = performance.now();
@@ -66,6 +77,8 @@ try {
         if (saved) archived[target]++;
       }
     }
+    const cpuPerCall = (target: Target): number => (cpuMsOf(pidsOf[target]()) - cpuAtStart[target]) / CALLS;
+    const cpu = Object.fromEntries(TARGETS.map((target) => [target, cpuPerCall(target)])) as Record<Target, number>;
     const echoP50 = quantile(samples.echo, 0.5);
     const echoP99 = quantile(samples.echo, 0.99);
     for (const target of TARGETS) {
@@ -73,7 +86,7 @@ try {
       const p99 = quantile(samples[target], 0.99);
       const saved = target === "echo" ? "-" : `${String(archived[target])}/${String(CALLS)}`;
       console.log(
-        `${label.padEnd(8)} ${target.padEnd(12)} ${cell(p50, 8, 2)} ${cell(p99, 9, 2)} ${cell(p50 / echoP50, 9)}× ${cell(p99 / echoP99, 9)}× ${saved.padStart(10)}`,
+        `${label.padEnd(8)} ${target.padEnd(12)} ${cell(p50, 8, 2)} ${cell(p99, 9, 2)} ${cell(p50 / echoP50, 9)}× ${cell(p99 / echoP99, 9)}× ${cell(cpu[target], 12, 2)} ${cell(cpu[target] / cpu.echo, 9)}× ${saved.padStart(10)}`,
       );
     }
   }

@@ -29,6 +29,8 @@ export interface MemoryBusOptions {
  * log line is fsync'd, and a restart keeps every stored message, each
  * consumer's acks and delivery counts, and the msgId dedupe window; messages
  * delivered but not settled before the restart are redelivered at once.
+ * Acks and delivery counts reach disk within 100 ms (STATE_WRITE_DELAY_MS),
+ * and at once on close: a crash may deliver the last of them again.
  * The log is compacted once it holds more discarded than live messages.
  *
  * @throws AppError `internal` when the directory holds a corrupt log or state file

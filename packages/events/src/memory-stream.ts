@@ -21,6 +21,13 @@ export interface SavedStream {
 const COMPACT_MIN_LINES = 1024;
 
 /**
+ * Consumer state (acks, deliveries) reaches disk at most this long after it changes: one rewrite
+ * for a run of acks instead of one each. A crash loses at most this much of it, and the messages
+ * whose acks it held are delivered again — at-least-once, as on JetStream.
+ */
+export const STATE_WRITE_DELAY_MS = 100;
+
+/**
  * One embedded stream: messages in sequence order, msgId dedupe, retention
  * limits (oldest first), its durable consumers, and — with a directory — the
  * message log and the state file that make all of it survive a restart.
@@ -51,7 +58,7 @@ export class MemoryStream implements ConsumerHost {
    */
   static async open(config: ResolvedStreamConfig, directory?: string, saved?: SavedStream): Promise<MemoryStream> {
     if (directory === undefined) return new MemoryStream(config);
-    const state = new StateFile(join(directory, "state.json"));
+    const state = new StateFile(join(directory, "state.json"), STATE_WRITE_DELAY_MS);
     const { log, records } = await MessageLog.open(join(directory, "messages.log"));
     const stream = new MemoryStream(config, log, state);
     stream.#restore(records, saved);

@@ -3,19 +3,24 @@ import { AppError } from "@loupe/errors";
 import { writeFileDurably } from "@loupe/durable-file";
 
 /**
- * A small JSON file rewritten as a whole, atomically. Writes coalesce: while
- * one is on disk, later requests collapse into one more write of the newest
- * snapshot, so a burst of acks costs two writes, not one per ack.
+ * A small JSON file rewritten as a whole, atomically. Writes coalesce: a
+ * request waits `delayMs` before its write starts, and while one is waiting
+ * or on disk, later requests collapse into it or into one more write of the
+ * newest snapshot — so a run of acks costs one write per `delayMs`, not one
+ * per ack. `flush()` starts a waiting write at once.
  */
 export class StateFile {
   readonly #path: string;
+  readonly #delayMs: number;
   #snapshot: (() => string) | undefined;
   #dirty = false;
+  #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #failure: unknown;
 
-  constructor(path: string) {
+  constructor(path: string, delayMs = 0) {
     this.#path = path;
+    this.#delayMs = delayMs;
   }
 
   /** Reads and parses the file; `undefined` when it does not exist. Throws AppError `internal` when it is not JSON. */
@@ -38,17 +43,26 @@ export class StateFile {
   write(snapshot: () => string): void {
     this.#snapshot = snapshot;
     this.#dirty = true;
-    this.#running ??= this.#run();
+    if (this.#running !== undefined || this.#timer !== undefined) return;
+    if (this.#delayMs <= 0) this.#running = this.#run();
+    else this.#timer = setTimeout(() => this.#start(), this.#delayMs);
   }
 
   /** Resolves once every requested write is on disk; rejects with AppError `internal` if one failed. */
   async flush(): Promise<void> {
+    if (this.#timer !== undefined) this.#start();
     while (this.#running) await this.#running;
     if (this.#failure !== undefined) {
       const failure = this.#failure;
       this.#failure = undefined;
       throw new AppError("internal", `cannot write bus state [path=${this.#path}]`, { cause: failure });
     }
+  }
+
+  #start(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#running ??= this.#run();
   }
 
   async #run(): Promise<void> {

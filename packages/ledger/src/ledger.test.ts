@@ -132,6 +132,66 @@ describe("ledger: local, on files", () => {
     const again = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => T0 });
     assert.equal((await all(again, "team", { limit: 2 })).length, 5);
     assert.ok((await readFile(file, "utf8")).startsWith('{"id":"1800000000000-0"'));
+    // The next entry starts a line of its own: the cut line does not swallow it.
+    await again.append("team", entry(5));
+    await again.close();
+    const third = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => T0 });
+    assert.deepEqual(
+      (await all(third, "team", { limit: 10 })).map((each) => each.resultId),
+      ["r_5", "r_4", "r_3", "r_2", "r_1", "r_0"],
+    );
+    await third.close();
+  });
+
+  it("writes entries added at once each once, in order, and they all survive a restart", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "loupe-ledger-"));
+    scratch.push(directory);
+    const first = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => T0 });
+    await Promise.all(Array.from({ length: 300 }, (_, index) => first.append("team", entry(index, { timeMs: T0 }))));
+    await first.close();
+    const file = join(directory, `${Buffer.from("team").toString("base64url")}.jsonl`);
+    const lines = (await readFile(file, "utf8")).split("\n").filter((line) => line !== "");
+    assert.deepEqual(
+      lines.map((line) => (JSON.parse(line) as { id: string }).id),
+      Array.from({ length: 300 }, (_, index) => `${String(T0)}-${String(index)}`),
+    );
+    const again = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => T0 });
+    assert.equal((await all(again, "team", { limit: 100 })).length, 300);
+    await again.close();
+  });
+
+  it("after trimming rewrites the file, later entries are written to the new file", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "loupe-ledger-"));
+    scratch.push(directory);
+    let now = T0;
+    const first = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => now });
+    for (let index = 0; index < 1_100; index++) await first.append("team", entry(index, { timeMs: T0 }));
+    now = T0 + 2 * DAY_MS;
+    // Trimming drops 1,100 lines: the file is rewritten with this entry alone.
+    await first.append("team", entry(2_000, { timeMs: now }));
+    for (let index = 2_001; index < 2_004; index++) await first.append("team", entry(index, { timeMs: now }));
+    await first.close();
+    const again = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => now });
+    assert.deepEqual(
+      (await all(again, "team", { limit: 10 })).map((each) => each.resultId),
+      ["r_2003", "r_2002", "r_2001", "r_2000"],
+    );
+    await again.close();
+  });
+
+  it("deleting a tenant removes its file; entries after that start a new one", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "loupe-ledger-"));
+    scratch.push(directory);
+    const first = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => T0 });
+    for (let index = 0; index < 3; index++) await first.append("team", entry(index));
+    assert.equal(await first.deleteTenant("team"), 3);
+    await first.append("team", entry(7));
+    await first.close();
+    const again = createLocalLedger({ directory, retentionMsFor: () => DAY_MS, nowMs: () => T0 });
+    assert.deepEqual(
+      (await all(again, "team", { limit: 10 })).map((each) => each.resultId),
+      ["r_7"],
+    );
     await again.close();
   });
 });

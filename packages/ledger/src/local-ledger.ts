@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { compareIds, decodeCursor, encodeCursor } from "./ledger-cursor.js";
 import { matches, MAX_SCAN, type Ledger, type LedgerEntry, type LedgerPage } from "./ledger.js";
@@ -25,7 +25,15 @@ interface TenantLog {
   lastSeq: number;
   /** Lines in the file that trimming has dropped from `entries`. */
   dropped: number;
-  /** Appends and rewrites of this tenant, one at a time. */
+  /** Lines of entries added since the last write, in order. */
+  pending: string[];
+  /** The file ends in a line a crash cut short: the next write starts on a line of its own. */
+  cutShort: boolean;
+  /** The file, open for appending once written to (closed for a rewrite, a deletion and close). */
+  handle: FileHandle | undefined;
+  /** The next write, while it has not started: entries added meanwhile go in it. */
+  batch: Promise<void> | undefined;
+  /** Writes and rewrites of this tenant, one at a time. */
   queue: Promise<unknown>;
 }
 
@@ -34,8 +42,9 @@ interface TenantLog {
  * an entry, appended; read once into memory), trimmed to the tenant's retention as entries are added
  * — the file is rewritten once trimming has dropped as many lines as it keeps. Entry ids are
  * `<ms>-<seq>` like a Redis stream's, so cursors mean the same in both modes. Without a directory it
- * keeps everything in memory. Appends are not fsynced: a crash may lose the last few entries, never
- * a saved result.
+ * keeps everything in memory. The file stays open for appending, and entries added while a write is
+ * on its way go in one write after it. Appends are not fsynced: a crash may lose the last few entries,
+ * never a saved result.
  */
 export function createLocalLedger(options: LocalLedgerOptions): Ledger {
   const now = options.nowMs ?? Date.now;
@@ -49,8 +58,9 @@ export function createLocalLedger(options: LocalLedgerOptions): Ledger {
       log = (async () => {
         const file = fileOf(tenant);
         const entries: Stored[] = [];
+        let text = "";
         if (file !== undefined) {
-          const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? "" : Promise.reject(error)));
+          text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? "" : Promise.reject(error)));
           for (const line of text.split("\n")) {
             if (line === "") continue;
             try {
@@ -61,7 +71,18 @@ export function createLocalLedger(options: LocalLedgerOptions): Ledger {
           }
         }
         const last = entries.at(-1)?.id.split("-").map(Number) ?? [0, 0];
-        return { entries, lastMs: last[0] ?? 0, lastSeq: last[1] ?? 0, dropped: 0, queue: Promise.resolve() };
+        const cutShort = text !== "" && !text.endsWith("\n");
+        return {
+          entries,
+          lastMs: last[0] ?? 0,
+          lastSeq: last[1] ?? 0,
+          dropped: 0,
+          pending: [],
+          cutShort,
+          handle: undefined,
+          batch: undefined,
+          queue: Promise.resolve(),
+        };
       })();
       logs.set(tenant, log);
     }
@@ -78,31 +99,65 @@ export function createLocalLedger(options: LocalLedgerOptions): Ledger {
     }
   };
 
+  const closeFile = async (log: TenantLog): Promise<void> => {
+    const handle = log.handle;
+    log.handle = undefined;
+    await handle?.close();
+  };
+
   const rewrite = async (file: string, log: TenantLog): Promise<void> => {
+    await closeFile(log);
     const temporary = `${file}.${String(process.pid)}.tmp`;
     await writeFile(temporary, log.entries.map((stored) => JSON.stringify(stored) + "\n").join(""));
     await rename(temporary, file);
     log.dropped = 0;
+    log.cutShort = false;
+  };
+
+  // Writes every line added since the last write in one append; the file stays open between writes,
+  // so an entry costs at most one write call, and entries added together share one.
+  const writePending = async (file: string, log: TenantLog): Promise<void> => {
+    if (log.pending.length === 0) return;
+    const lines = (log.cutShort ? "\n" : "") + log.pending.join("");
+    log.pending = [];
+    if (log.dropped > Math.max(1000, log.entries.length)) return rewrite(file, log);
+    try {
+      if (log.handle === undefined) {
+        await mkdir(options.directory ?? ".", { recursive: true });
+        log.handle = await open(file, "a");
+      }
+      await log.handle.appendFile(lines);
+      log.cutShort = false;
+    } catch (error) {
+      // The next write opens the file again (it may have been removed with its folder).
+      await closeFile(log).catch(() => undefined);
+      throw error;
+    }
   };
 
   return {
     async append(tenant, entry) {
       const log = await load(tenant);
-      const run = log.queue.then(async () => {
-        const ms = Math.max(entry.timeMs, log.lastMs);
-        log.lastSeq = ms === log.lastMs ? log.lastSeq + 1 : 0;
-        log.lastMs = ms;
-        const stored = { id: `${String(ms)}-${String(log.lastSeq)}`, entry };
-        log.entries.push(stored);
-        trim(tenant, log);
-        const file = fileOf(tenant);
-        if (file === undefined) return;
-        await mkdir(options.directory ?? ".", { recursive: true });
-        if (log.dropped > Math.max(1000, log.entries.length)) await rewrite(file, log);
-        else await appendFile(file, JSON.stringify(stored) + "\n");
-      });
-      log.queue = run.catch(() => undefined);
-      await run;
+      const ms = Math.max(entry.timeMs, log.lastMs);
+      log.lastSeq = ms === log.lastMs ? log.lastSeq + 1 : 0;
+      log.lastMs = ms;
+      const stored = { id: `${String(ms)}-${String(log.lastSeq)}`, entry };
+      log.entries.push(stored);
+      trim(tenant, log);
+      const file = fileOf(tenant);
+      if (file === undefined) return;
+      log.pending.push(JSON.stringify(stored) + "\n");
+      // Entries added before the next write starts share it (and its outcome).
+      let batch = log.batch;
+      if (batch === undefined) {
+        batch = log.queue.then(() => {
+          log.batch = undefined;
+          return writePending(file, log);
+        });
+        log.batch = batch;
+        log.queue = batch.catch(() => undefined);
+      }
+      await batch;
     },
     async list(tenant, query) {
       const after = query.cursor === undefined || query.cursor === "" ? undefined : decodeCursor(query.cursor);
@@ -125,14 +180,23 @@ export function createLocalLedger(options: LocalLedgerOptions): Ledger {
     },
     async deleteTenant(tenant) {
       const log = await load(tenant);
+      await log.queue;
       const count = log.entries.length;
       log.entries = [];
+      log.pending = [];
+      await closeFile(log);
       const file = fileOf(tenant);
       if (file !== undefined) await rm(file, { force: true });
       return count;
     },
     async close() {
-      await Promise.all([...logs.values()].map(async (log) => (await log).queue));
+      await Promise.all(
+        [...logs.values()].map(async (pending) => {
+          const log = await pending;
+          await log.queue;
+          await closeFile(log);
+        }),
+      );
     },
   };
 }
