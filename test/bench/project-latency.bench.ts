@@ -11,11 +11,13 @@ import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loup
 import { startDistributedLoupe, type DistributedLoupe } from "./support/distributed-loupe.js";
 import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
 import { cpuMsOf } from "./support/proc-cpu.js";
-import { cell, quantile, since } from "./support/stats.js";
+import { cell, quantile, since, sleep } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
 
 const CALLS = Number(process.env["LOUPE_BENCH_CALLS"] ?? 200);
-const WARMUP = 20;
+const WARMUP = 50;
+// After each size's warm-up: a counting thread started by its first cut result is ready and warm.
+const SETTLE_MS = 1000;
 // LOUPE_BENCH_SIZES: which sizes run, in KB (default 4,16,64,1024).
 const SIZES = (process.env["LOUPE_BENCH_SIZES"] ?? "4,16,64,1024").split(",").map((kilobytes) => ({
   label: Number(kilobytes) >= 1024 ? `${String(Number(kilobytes) / 1024)} MB` : `${kilobytes} KB`,
@@ -66,7 +68,10 @@ try {
     const cpuAtStart: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0 };
     for (let index = 0; index < WARMUP + CALLS; index++) {
       const maker = makers[index % makers.length]!;
-      if (index === WARMUP) for (const target of TARGETS) cpuAtStart[target] = cpuMsOf(pidsOf[target]());
+      if (index === WARMUP) {
+        await sleep(SETTLE_MS);
+        for (const target of TARGETS) cpuAtStart[target] = cpuMsOf(pidsOf[target]());
+      }
       for (const target of TARGETS) {
         const text = maker.text(call++);
         const started = performance.now();

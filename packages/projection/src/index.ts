@@ -1,5 +1,5 @@
 export { createTokenCounter } from "./token-counter.js";
-export { createCachingCounter } from "./file-read/caching-counter.js";
+export { createCachingCounter, knownPrefix } from "./file-read/caching-counter.js";
 export { splitLines } from "./split-lines.js";
 export { continuationJson } from "./continuation.js";
 export { PROJECTOR_VERSION } from "./projector-version.js";

@@ -2,6 +2,8 @@ import type { TokenCounter } from "../token-counter.js";
 import { tokenSegments } from "./token-segments.js";
 
 const CACHING = new WeakSet<TokenCounter>();
+// Each caching counter's exact counts, for knownPrefix.
+const EXACT_OF = new WeakMap<TokenCounter, ReadonlyMap<string, number>>();
 
 /**
  * Wraps a counter for one projection: a projector estimates its shares by
@@ -59,7 +61,33 @@ export function createCachingCounter(counter: TokenCounter): TokenCounter {
     },
   };
   CACHING.add(caching);
+  EXACT_OF.set(caching, exact);
   return caching;
+}
+
+/**
+ * The longest run of whole segments (see `tokenSegments`) at the start of `text` whose counts `counter`,
+ * a caching counter, already knows — as a fit check leaves them: their tokens, and the length of text they
+ * cover. The tokens of the rest, counted alone by any counter of the same encoding, added to these give
+ * the count of the whole text (the rest starts where the tokenizer's pre-tokenization starts a piece).
+ * Nothing is known of a counter that does not cache.
+ */
+export function knownPrefix(counter: TokenCounter, text: string): { tokens: number; chars: number } {
+  const exact = EXACT_OF.get(counter);
+  if (exact === undefined) return { tokens: 0, chars: 0 };
+  if (text.length < MIN_SEGMENTED_LENGTH) {
+    const known = exact.get(text);
+    return known === undefined ? { tokens: 0, chars: 0 } : { tokens: known, chars: text.length };
+  }
+  let tokens = 0;
+  let chars = 0;
+  for (const segment of tokenSegments(text)) {
+    const known = exact.get(segment);
+    if (known === undefined) break;
+    tokens += known;
+    chars += segment.length;
+  }
+  return { tokens, chars };
 }
 
 const MAX_CACHED_LENGTH = 4096;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AppError } from "@loupe/errors";
-import { createTokenCounter } from "@loupe/projection";
+import { createCachingCounter, createTokenCounter, type TokenCounter } from "@loupe/projection";
 import { create } from "@bufbuild/protobuf";
 import { ToolResultSchema } from "@loupe/proto";
 import { resultContent } from "../tool-result-content.js";
@@ -26,7 +26,59 @@ function poolAnswering(answer: number | Error | undefined): { pool: TokenCountPo
   return { pool, asked };
 }
 
+/** A counter that counts as `counter` does, remembering every text it was asked to count. */
+function spying(counter: TokenCounter): { counter: TokenCounter; counted: string[] } {
+  const counted: string[] = [];
+  return {
+    counted,
+    counter: {
+      encoding: counter.encoding,
+      count: (text) => {
+        counted.push(text);
+        return counter.count(text);
+      },
+      within: (text, limit) => {
+        counted.push(text);
+        return counter.within(text, limit);
+      },
+    },
+  };
+}
+
 describe("countOriginal", () => {
+  it("after a fit check, a thread counts only the rest of the text; the sum is the whole text's count", async () => {
+    const caching = createCachingCounter(counter);
+    assert.equal(caching.within(long, 1600), false);
+    const asked: string[] = [];
+    const pool: TokenCountPool = {
+      count: (text) => {
+        asked.push(text);
+        return Promise.resolve(counter.count(text));
+      },
+      close: () => Promise.resolve(),
+    };
+    assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool), { tokens: counter.count(long), estimated: false });
+    assert.equal(asked.length, 1);
+    const rest = asked[0] ?? "";
+    assert.ok(long.endsWith(rest) && rest.length < long.length - 4000, `the thread counted ${String(rest.length)} of ${String(long.length)} characters`);
+  });
+
+  it("in this thread, after a fit check, counts each line once: the fit check's lines are not counted again", async () => {
+    const spy = spying(counter);
+    const caching = createCachingCounter(spy.counter);
+    assert.equal(caching.within(long, 1600), false);
+    const afterFit = spy.counted.length;
+    const { pool } = poolAnswering(undefined);
+    assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool), { tokens: counter.count(long), estimated: false });
+    const again = spy.counted.slice(afterFit);
+    assert.ok(again.length > 0);
+    assert.equal(
+      again.filter((text) => spy.counted.slice(0, afterFit).includes(text)).length,
+      // The line the fit check stopped in was found over its limit, not counted: it is counted once more.
+      1,
+    );
+  });
+
   it("takes a fit check's count as it is, asking no thread", async () => {
     const { pool, asked } = poolAnswering(1);
     assert.deepEqual(await countOriginal(contentOf(long), counter, true, 321, pool), { tokens: 321, estimated: false });

@@ -1,4 +1,4 @@
-import type { TokenCounter } from "@loupe/projection";
+import { knownPrefix, type TokenCounter } from "@loupe/projection";
 import type { ResultContent } from "../tool-result-content.js";
 import type { TokenCountPool } from "./count-pool.js";
 
@@ -16,11 +16,13 @@ export interface TokenCount {
 
 /**
  * The original's tokens: taken from a count already made of it all (`counted`: a fit check that found it
- * within budget, or a small result counted whole), or counted whole in
- * one pass — in a thread of `pool` when it has one free for a result of POOLED_COUNT_MIN_BYTES or more (the
- * count then runs on another core while this thread projects and saves; in this thread when the pool has no
- * thread free or its thread fails) — and above EXACT_COUNT_MAX_BYTES estimated from its bytes. Whatever
- * thread counts, the count is the same. `counter` must count as the pool's threads do (the default counters).
+ * within budget, or a small result counted whole), or counted — in a thread of `pool` when it has one free
+ * for a result of POOLED_COUNT_MIN_BYTES or more (the count then runs on another core while this thread
+ * projects and saves; in this thread when the pool has no thread free or its thread fails) — and above
+ * EXACT_COUNT_MAX_BYTES estimated from its bytes. What the call's caching `counter` already counted of
+ * the text's start (the fit check's lines) is not counted again: a thread counts the rest; this thread
+ * counts through the cache. Whatever thread counts, the count is the same. `counter` must count as the
+ * pool's threads do (the default counters, or a caching counter of one).
  */
 export async function countOriginal(
   content: ResultContent,
@@ -31,8 +33,10 @@ export async function countOriginal(
 ): Promise<TokenCount> {
   if (counted !== false) return { tokens: counted, estimated: !exact };
   if (content.bytes.byteLength > EXACT_COUNT_MAX_BYTES) return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
-  const pooled = content.bytes.byteLength >= POOLED_COUNT_MIN_BYTES ? pool?.count(content.text, counter.encoding) : undefined;
-  const tokens = pooled === undefined ? counter.count(content.text) : await pooled.catch(() => counter.count(content.text));
+  const known = content.bytes.byteLength >= POOLED_COUNT_MIN_BYTES && pool !== undefined ? knownPrefix(counter, content.text) : undefined;
+  const rest = known === undefined || known.chars === 0 ? content.text : content.text.slice(known.chars);
+  const pooled = known === undefined || rest === "" ? undefined : pool?.count(rest, counter.encoding);
+  const tokens = pooled === undefined ? counter.count(content.text) : (known?.tokens ?? 0) + (await pooled.catch(() => counter.count(rest)));
   return { tokens, estimated: !exact };
 }
 

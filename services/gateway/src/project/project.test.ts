@@ -56,11 +56,11 @@ const buildLog = (lines: number): string =>
 describe("project() usage", () => {
   // A result under 8 KB is counted whole once by the call's caching counter (its count is the original's, and
   // its lines' counts serve the projection); a larger one is checked against the budget first (answered from
-  // its lines, stopping at the budget) and counted whole once only when over it. The projection's fit check
-  // counts nothing more.
+  // its lines, stopping at the budget) and when over it counted through the same cache (line by line, never
+  // whole: the test has no counting thread). The projection's fit check counts nothing more.
   const cases = [
     { name: "a result that fits", text: "total 2\n-rw-r--r-- 1 root root 0 a\n", counts: 1, wholeChecks: 0 },
-    { name: "a projected build log", text: buildLog(400), counts: 1, wholeChecks: 0 },
+    { name: "a projected build log", text: buildLog(400), counts: 0, wholeChecks: 0 },
     // The projector of one long line measures it against its own limits; the fit check still counts nothing.
     { name: "a projected one-line text", text: "word ".repeat(6000), counts: 1, wholeChecks: undefined },
   ];
@@ -78,6 +78,20 @@ describe("project() usage", () => {
         assert.equal(checked.filter((checked) => checked === text).length, wholeChecks, "the projection's fit check reuses that count");
     });
   }
+
+  it("counts a result over 8 KB and over its budget line by line, each line once but the one the fit check stopped in", async () => {
+    const text = buildLog(400);
+    assert.ok(new TextEncoder().encode(text).byteLength > 8 * 1024);
+    const { counter, counted, checked } = spyCounter();
+    const answer = await project(request(text), "local", depsWith(counter));
+    assert.ok(answer.resultId !== "" && (answer.omissions?.length ?? 0) > 0, "cut and saved");
+    assert.equal(answer.usage?.originalTokens, exact.count(text));
+    const lines = new Set(text.split(/(?<=\n)/));
+    const times = new Map<string, number>();
+    for (const piece of [...counted, ...checked]) if (lines.has(piece)) times.set(piece, (times.get(piece) ?? 0) + 1);
+    assert.equal(times.size, lines.size, "every line counted");
+    assert.ok([...times.values()].filter((count) => count > 1).length <= 1, "no line counted twice but the one the fit check found over its limit");
+  });
 
   it("counts a small result over its budget whole once, and projects it from those counts", async () => {
     const text = buildLog(60);

@@ -64,8 +64,8 @@ export async function project(
   // A result over its budget is saved whatever its view: the save starts now, so the disk works while this
   // process counts and projects.
   const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
-  // A long original is counted in a counting thread meanwhile, when one is free.
-  const counting = countOriginal(gathered.content, deps.counterFor(gathered.profile.encoding), gathered.profile.exact, textTokens ?? false, deps.countPool);
+  // A long original is counted in a counting thread meanwhile, when one is free (what the fit check counted aside).
+  const counting = countOriginal(gathered.content, counter, gathered.profile.exact, textTokens ?? false, deps.countPool);
   const options: ProjectOptions = {
     budgetTokens: gathered.budgetTokens,
     maxViewBytes: deps.maxViewBytes,
