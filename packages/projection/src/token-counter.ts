@@ -1,5 +1,4 @@
-import { countTokens as countO200k, isWithinTokenLimit as withinO200k } from "gpt-tokenizer/encoding/o200k_base";
-import { countTokens as countCl100k, isWithinTokenLimit as withinCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { PIECE_COUNTERS } from "./fast-count.js";
 
 /** Tokenizer encodings Loupe counts with. */
 export type TokenEncoding = "o200k_base" | "cl100k_base";
@@ -13,19 +12,17 @@ export interface TokenCounter {
   within(text: string, limit: number): number | false;
 }
 
-// Tool output may contain text such as "<|endoftext|>": it is data, never a control token.
+// Tool output may contain text such as "<|endoftext|>": it is data, never a control token (see fast-count.ts).
 // No token of o200k_base or cl100k_base spans more characters than this, so a text longer than
 // (limit + 1) × this is over the limit without counting (BPE is slow on long runs of one character).
 const MAX_TOKEN_CHARS = 256;
-const ALL_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Creates a counter for `encoding` (default o200k_base, the encoding of current OpenAI models). */
 export function createTokenCounter(encoding: TokenEncoding = "o200k_base"): TokenCounter {
-  const count = encoding === "o200k_base" ? countO200k : countCl100k;
-  const within = encoding === "o200k_base" ? withinO200k : withinCl100k;
+  const pieces = PIECE_COUNTERS[encoding];
   return {
     encoding,
-    count: (text) => count(text, ALL_TEXT),
-    within: (text, limit) => (text.length > (limit + 1) * MAX_TOKEN_CHARS ? false : within(text, limit, ALL_TEXT)),
+    count: (text) => pieces.count(text),
+    within: (text, limit) => (text.length > (limit + 1) * MAX_TOKEN_CHARS ? false : pieces.within(text, limit)),
   };
 }
