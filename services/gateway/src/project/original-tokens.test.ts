@@ -6,7 +6,7 @@ import { create } from "@bufbuild/protobuf";
 import { ToolResultSchema } from "@loupe/proto";
 import { resultContent } from "../tool-result-content.js";
 import type { TokenCountPool } from "./count-pool.js";
-import { countOriginal, POOLED_COUNT_MIN_BYTES } from "./original-tokens.js";
+import { countOriginal, POOLED_COUNT_MIN_BYTES, POOLED_COUNT_MIN_CHARS } from "./original-tokens.js";
 
 const counter = createTokenCounter("o200k_base");
 const contentOf = (text: string) => resultContent(create(ToolResultSchema, { toolName: "bash", parts: [{ content: { case: "text", value: text } }] }));
@@ -57,7 +57,7 @@ describe("countOriginal", () => {
       },
       close: () => Promise.resolve(),
     };
-    assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool), { tokens: counter.count(long), estimated: false });
+    assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool)(), { tokens: counter.count(long), estimated: false });
     assert.equal(asked.length, 1);
     const rest = asked[0] ?? "";
     assert.ok(long.endsWith(rest) && rest.length < long.length - 4000, `the thread counted ${String(rest.length)} of ${String(long.length)} characters`);
@@ -69,7 +69,7 @@ describe("countOriginal", () => {
     assert.equal(caching.within(long, 1600), false);
     const afterFit = spy.counted.length;
     const { pool } = poolAnswering(undefined);
-    assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool), { tokens: counter.count(long), estimated: false });
+    assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool)(), { tokens: counter.count(long), estimated: false });
     const again = spy.counted.slice(afterFit);
     assert.ok(again.length > 0);
     assert.equal(
@@ -81,35 +81,47 @@ describe("countOriginal", () => {
 
   it("takes a fit check's count as it is, asking no thread", async () => {
     const { pool, asked } = poolAnswering(1);
-    assert.deepEqual(await countOriginal(contentOf(long), counter, true, 321, pool), { tokens: 321, estimated: false });
+    assert.deepEqual(await countOriginal(contentOf(long), counter, true, 321, pool)(), { tokens: 321, estimated: false });
     assert.deepEqual(asked, []);
   });
 
   it("uses a thread's count for a long original", async () => {
     const { pool, asked } = poolAnswering(counter.count(long));
-    assert.deepEqual(await countOriginal(contentOf(long), counter, true, false, pool), { tokens: counter.count(long), estimated: false });
+    assert.deepEqual(await countOriginal(contentOf(long), counter, true, false, pool)(), { tokens: counter.count(long), estimated: false });
     assert.deepEqual(asked, [long]);
   });
 
   it("counts in this thread when the pool has no thread free, or its thread fails", async () => {
     for (const answer of [undefined, new AppError("internal", "token-count worker exited [code=1]")]) {
       const { pool, asked } = poolAnswering(answer);
-      assert.deepEqual(await countOriginal(contentOf(long), counter, true, false, pool), { tokens: counter.count(long), estimated: false });
+      assert.deepEqual(await countOriginal(contentOf(long), counter, true, false, pool)(), { tokens: counter.count(long), estimated: false });
       assert.equal(asked.length, 1);
     }
+  });
+
+  it("counts a rest shorter than POOLED_COUNT_MIN_CHARS in this thread, only once asked, after the projection", async () => {
+    const medium = long.slice(0, POOLED_COUNT_MIN_CHARS - 1);
+    assert.ok(Buffer.byteLength(medium) >= POOLED_COUNT_MIN_BYTES);
+    const spy = spying(counter);
+    const caching = createCachingCounter(spy.counter);
+    const { pool, asked } = poolAnswering(1);
+    const answer = countOriginal(contentOf(medium), caching, true, false, pool);
+    assert.deepEqual(spy.counted, [], "nothing counted before the answer is asked for");
+    assert.deepEqual(await answer(), { tokens: counter.count(medium), estimated: false });
+    assert.deepEqual(asked, []);
   });
 
   it("counts a short original in this thread, and marks counts for models without their own tokenizer estimated", async () => {
     const short = long.slice(0, POOLED_COUNT_MIN_BYTES - 1);
     const { pool, asked } = poolAnswering(1);
-    assert.deepEqual(await countOriginal(contentOf(short), counter, false, false, pool), { tokens: counter.count(short), estimated: true });
+    assert.deepEqual(await countOriginal(contentOf(short), counter, false, false, pool)(), { tokens: counter.count(short), estimated: true });
     assert.deepEqual(asked, []);
   });
 
   it("estimates an original above 64 KB from its bytes, asking no thread", async () => {
     const huge = long.repeat(2);
     const { pool, asked } = poolAnswering(1);
-    assert.deepEqual(await countOriginal(contentOf(huge), counter, true, false, pool), { tokens: Math.ceil(Buffer.byteLength(huge) / 4), estimated: true });
+    assert.deepEqual(await countOriginal(contentOf(huge), counter, true, false, pool)(), { tokens: Math.ceil(Buffer.byteLength(huge) / 4), estimated: true });
     assert.deepEqual(asked, []);
   });
 });

@@ -5,8 +5,32 @@ import type { TokenCountPool } from "./count-pool.js";
 // Counting is ~8–12 MB/s: originals above this size get an estimate instead.
 const EXACT_COUNT_MAX_BYTES = 64 * 1024;
 const ESTIMATED_BYTES_PER_TOKEN = 4;
-// Below this an original is counted in this thread: sending it to a counting thread would cost about as much.
+// A result under this many bytes is counted whole by its fit check (see checkFit).
 export const POOLED_COUNT_MIN_BYTES = 8 * 1024;
+/**
+ * A rest of the original shorter than this is counted in the call's thread, after the projection: a
+ * counting thread woken for it costs more (its caches are cold: 2–3× the CPU of the same count in the
+ * call's thread, measured with 8 ms between jobs) and the count overlaps the save's wait anyway.
+ */
+export const POOLED_COUNT_MIN_CHARS = 16 * 1024;
+
+/**
+ * Runs `work` two event-loop turns from now: after the save started before it has handed its write to the
+ * store (the LMDB store starts a transaction on the next turn), so counting does not hold the save back.
+ */
+function afterTwoTurns<T>(work: () => T): Promise<T> {
+  return new Promise((resolve, reject) =>
+    setImmediate(() =>
+      setImmediate(() => {
+        try {
+          resolve(work());
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      }),
+    ),
+  );
+}
 
 /** The original's tokens: counted when small enough, else estimated from its bytes. */
 export interface TokenCount {
@@ -15,29 +39,37 @@ export interface TokenCount {
 }
 
 /**
- * The original's tokens: taken from a count already made of it all (`counted`: a fit check that found it
- * within budget, or a small result counted whole), or counted — in a thread of `pool` when it has one free
- * for a result of POOLED_COUNT_MIN_BYTES or more (the count then runs on another core while this thread
- * projects and saves; in this thread when the pool has no thread free or its thread fails) — and above
- * EXACT_COUNT_MAX_BYTES estimated from its bytes. What the call's caching `counter` already counted of
- * the text's start (the fit check's lines) is not counted again: a thread counts the rest; this thread
- * counts through the cache. Whatever thread counts, the count is the same. `counter` must count as the
- * pool's threads do (the default counters, or a caching counter of one).
+ * Starts counting the original's tokens and answers how to get them: taken from a count already made of
+ * it all (`counted`: a fit check that found it within budget, or a small result counted whole); above
+ * EXACT_COUNT_MAX_BYTES estimated from its bytes; else counted exactly. What the call's caching `counter`
+ * already counted of the text's start (the fit check's lines) is not counted again. The rest goes now to a
+ * thread of `pool` when it is POOLED_COUNT_MIN_CHARS or longer and a thread is free (it counts on another
+ * core while this thread projects); otherwise this thread counts it through the cache once the answer is
+ * asked for — after the projection, whose lines are then known, two turns later, while the save is on its
+ * way. Whatever thread counts, the count is the same. `counter` must count as the pool's threads do (the
+ * default counters, or a caching counter of one).
  */
-export async function countOriginal(
+export function countOriginal(
   content: ResultContent,
   counter: TokenCounter,
   exact: boolean,
   counted: number | false,
   pool?: TokenCountPool,
-): Promise<TokenCount> {
-  if (counted !== false) return { tokens: counted, estimated: !exact };
-  if (content.bytes.byteLength > EXACT_COUNT_MAX_BYTES) return { tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
-  const known = content.bytes.byteLength >= POOLED_COUNT_MIN_BYTES && pool !== undefined ? knownPrefix(counter, content.text) : undefined;
-  const rest = known === undefined || known.chars === 0 ? content.text : content.text.slice(known.chars);
-  const pooled = known === undefined || rest === "" ? undefined : pool?.count(rest, counter.encoding);
-  const tokens = pooled === undefined ? counter.count(content.text) : (known?.tokens ?? 0) + (await pooled.catch(() => counter.count(rest)));
-  return { tokens, estimated: !exact };
+): () => Promise<TokenCount> {
+  if (counted !== false) return () => Promise.resolve({ tokens: counted, estimated: !exact });
+  if (content.bytes.byteLength > EXACT_COUNT_MAX_BYTES)
+    return () => Promise.resolve({ tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true });
+  const here = (): Promise<TokenCount> => afterTwoTurns(() => ({ tokens: counter.count(content.text), estimated: !exact }));
+  if (pool === undefined || content.text.length < POOLED_COUNT_MIN_CHARS) return here;
+  const known = knownPrefix(counter, content.text);
+  const rest = content.text.slice(known.chars);
+  const pooled = rest.length < POOLED_COUNT_MIN_CHARS ? undefined : pool.count(rest, counter.encoding);
+  if (pooled === undefined) return here;
+  const tokens = pooled.then(
+    (restTokens) => known.tokens + restTokens,
+    () => counter.count(content.text),
+  );
+  return () => tokens.then((total) => ({ tokens: total, estimated: !exact }));
 }
 
 /**

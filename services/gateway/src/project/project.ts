@@ -64,7 +64,8 @@ export async function project(
   // A result over its budget is saved whatever its view: the save starts now, so the disk works while this
   // process counts and projects.
   const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
-  // A long original is counted in a counting thread meanwhile, when one is free (what the fit check counted aside).
+  // A long original is counted in a counting thread meanwhile, when one is free (what the fit check counted aside);
+  // else in this thread once projected.
   const counting = countOriginal(gathered.content, counter, gathered.profile.exact, textTokens ?? false, deps.countPool);
   const options: ProjectOptions = {
     budgetTokens: gathered.budgetTokens,
@@ -84,7 +85,7 @@ export async function project(
   const [saved, mediaIds, original] = await Promise.all([
     early ?? (view.unchanged ? ({ archived: true, resultId: "" } satisfies Saved as Saved) : save(gathered, request, tenant, deps, signal)),
     saveMedia(gathered, request, tenant, deps, signal),
-    counting,
+    counting(),
   ]);
   const counted = { ...gathered, original };
   const answer =
