@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AppError } from "@loupe/errors";
-import { createCachingCounter, createTokenCounter, type TokenCounter } from "@loupe/projection";
+import { createCachingCounter, createTokenCounter } from "@loupe/projection";
 import { create } from "@bufbuild/protobuf";
 import { ToolResultSchema } from "@loupe/proto";
 import { resultContent } from "../tool-result-content.js";
 import type { TokenCountPool } from "./count-pool.js";
+import { spyCounter } from "./project-test-deps.js";
 import { countOriginal, POOLED_COUNT_MIN_BYTES, POOLED_COUNT_MIN_CHARS } from "./original-tokens.js";
 
 const counter = createTokenCounter("o200k_base");
@@ -24,25 +25,6 @@ function poolAnswering(answer: number | Error | undefined): { pool: TokenCountPo
     close: () => Promise.resolve(),
   };
   return { pool, asked };
-}
-
-/** A counter that counts as `counter` does, remembering every text it was asked to count. */
-function spying(counter: TokenCounter): { counter: TokenCounter; counted: string[] } {
-  const counted: string[] = [];
-  return {
-    counted,
-    counter: {
-      encoding: counter.encoding,
-      count: (text) => {
-        counted.push(text);
-        return counter.count(text);
-      },
-      within: (text, limit) => {
-        counted.push(text);
-        return counter.within(text, limit);
-      },
-    },
-  };
 }
 
 describe("countOriginal", () => {
@@ -64,16 +46,16 @@ describe("countOriginal", () => {
   });
 
   it("in this thread, after a fit check, counts each line once: the fit check's lines are not counted again", async () => {
-    const spy = spying(counter);
+    const spy = spyCounter();
     const caching = createCachingCounter(spy.counter);
     assert.equal(caching.within(long, 1600), false);
-    const afterFit = spy.counted.length;
+    const fitChecked = [...spy.checked];
     const { pool } = poolAnswering(undefined);
     assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool)(), { tokens: counter.count(long), estimated: false });
-    const again = spy.counted.slice(afterFit);
+    const again = spy.counted;
     assert.ok(again.length > 0);
     assert.equal(
-      again.filter((text) => spy.counted.slice(0, afterFit).includes(text)).length,
+      again.filter((text) => fitChecked.includes(text)).length,
       // The line the fit check stopped in was found over its limit, not counted: it is counted once more.
       1,
     );
@@ -102,11 +84,11 @@ describe("countOriginal", () => {
   it("counts a rest shorter than POOLED_COUNT_MIN_CHARS in this thread, only once asked, after the projection", async () => {
     const medium = long.slice(0, POOLED_COUNT_MIN_CHARS - 1);
     assert.ok(Buffer.byteLength(medium) >= POOLED_COUNT_MIN_BYTES);
-    const spy = spying(counter);
+    const spy = spyCounter();
     const caching = createCachingCounter(spy.counter);
     const { pool, asked } = poolAnswering(1);
     const answer = countOriginal(contentOf(medium), caching, true, false, pool);
-    assert.deepEqual(spy.counted, [], "nothing counted before the answer is asked for");
+    assert.deepEqual([...spy.counted, ...spy.checked], [], "nothing counted before the answer is asked for");
     assert.deepEqual(await answer(), { tokens: counter.count(medium), estimated: false });
     assert.deepEqual(asked, []);
   });

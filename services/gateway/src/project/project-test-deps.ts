@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { ArchiveClient } from "@loupe/archive-client";
-import { MAX_VIEW_BYTES, type TokenCounter } from "@loupe/projection";
+import { createTokenCounter, MAX_VIEW_BYTES, type TokenCounter } from "@loupe/projection";
 import { ResultRecordSchema } from "@loupe/proto";
 import { createSourceRules } from "@loupe/rules";
 import { createLogger } from "@loupe/runtime";
@@ -33,4 +33,23 @@ export function projectDepsForTest(counter: TokenCounter, put: ArchiveClient["pu
     logger: createLogger({ service: "test", level: "error" }),
     onArchiveFailure: () => undefined,
   };
+}
+
+/** An exact o200k_base counter that remembers every text it was asked to count (`count`) or check (`within`). Tests only. */
+export function spyCounter(): { counter: TokenCounter; counted: string[]; checked: string[] } {
+  const exact = createTokenCounter("o200k_base");
+  const counted: string[] = [];
+  const checked: string[] = [];
+  const counter: TokenCounter = {
+    encoding: exact.encoding,
+    count: (text) => {
+      counted.push(text);
+      return exact.count(text);
+    },
+    within: (text, limit) => {
+      checked.push(text);
+      return exact.within(text, limit);
+    },
+  };
+  return { counter, counted, checked };
 }

@@ -2,30 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { createTokenCounter, type TokenCounter } from "@loupe/projection";
+import { createTokenCounter } from "@loupe/projection";
 import { ProjectRequestSchema, ToolKind } from "@loupe/proto";
-import { projectDepsForTest } from "./project-test-deps.js";
+import { projectDepsForTest, spyCounter } from "./project-test-deps.js";
 import { project } from "./project.js";
 
 const exact = createTokenCounter("o200k_base");
-
-/** The exact counter, remembering every text it was asked about. */
-function spyCounter(): { counter: TokenCounter; counted: string[]; checked: string[] } {
-  const counted: string[] = [];
-  const checked: string[] = [];
-  const counter: TokenCounter = {
-    encoding: exact.encoding,
-    count: (text) => {
-      counted.push(text);
-      return exact.count(text);
-    },
-    within: (text, limit) => {
-      checked.push(text);
-      return exact.within(text, limit);
-    },
-  };
-  return { counter, counted, checked };
-}
 
 const depsWith = projectDepsForTest;
 
