@@ -1,8 +1,7 @@
 import type { TokenCounter } from "../token-counter.js";
 import { tokenSegments } from "./token-segments.js";
 
-const CACHING = new WeakSet<TokenCounter>();
-// Each caching counter's exact counts, for knownPrefix.
+// Each caching counter with its exact counts (for knownPrefix; a counter found here is a caching one).
 const EXACT_OF = new WeakMap<TokenCounter, ReadonlyMap<string, number>>();
 
 /**
@@ -17,7 +16,7 @@ const EXACT_OF = new WeakMap<TokenCounter, ReadonlyMap<string, number>>();
  * Wrapping a caching counter returns it unchanged (one cache per projection).
  */
 export function createCachingCounter(counter: TokenCounter): TokenCounter {
-  if (CACHING.has(counter)) return counter;
+  if (EXACT_OF.has(counter)) return counter;
   const exact = new Map<string, number>();
   const over = new Map<string, number>();
   const countOne = (text: string): number => {
@@ -60,7 +59,6 @@ export function createCachingCounter(counter: TokenCounter): TokenCounter {
       return total;
     },
   };
-  CACHING.add(caching);
   EXACT_OF.set(caching, exact);
   return caching;
 }

@@ -7,7 +7,7 @@ import { ToolResultSchema } from "@loupe/proto";
 import { resultContent } from "../tool-result-content.js";
 import type { TokenCountPool } from "./count-pool.js";
 import { spyCounter } from "./project-test-deps.js";
-import { countOriginal, POOLED_COUNT_MIN_BYTES, POOLED_COUNT_MIN_CHARS } from "./original-tokens.js";
+import { countOriginal, WHOLE_COUNT_MAX_BYTES, POOLED_COUNT_MIN_CHARS } from "./original-tokens.js";
 
 const counter = createTokenCounter("o200k_base");
 const contentOf = (text: string) => resultContent(create(ToolResultSchema, { toolName: "bash", parts: [{ content: { case: "text", value: text } }] }));
@@ -83,7 +83,7 @@ describe("countOriginal", () => {
 
   it("counts a rest shorter than POOLED_COUNT_MIN_CHARS in this thread, only once asked, after the projection", async () => {
     const medium = long.slice(0, POOLED_COUNT_MIN_CHARS - 1);
-    assert.ok(Buffer.byteLength(medium) >= POOLED_COUNT_MIN_BYTES);
+    assert.ok(Buffer.byteLength(medium) >= WHOLE_COUNT_MAX_BYTES);
     const spy = spyCounter();
     const caching = createCachingCounter(spy.counter);
     const { pool, asked } = poolAnswering(1);
@@ -94,7 +94,7 @@ describe("countOriginal", () => {
   });
 
   it("counts a short original in this thread, and marks counts for models without their own tokenizer estimated", async () => {
-    const short = long.slice(0, POOLED_COUNT_MIN_BYTES - 1);
+    const short = long.slice(0, WHOLE_COUNT_MAX_BYTES - 1);
     const { pool, asked } = poolAnswering(1);
     assert.deepEqual(await countOriginal(contentOf(short), counter, false, false, pool)(), { tokens: counter.count(short), estimated: true });
     assert.deepEqual(asked, []);

@@ -2,11 +2,11 @@ import { knownPrefix, type TokenCounter } from "@loupe/projection";
 import type { ResultContent } from "../tool-result-content.js";
 import type { TokenCountPool } from "./count-pool.js";
 
-// Counting is ~8–12 MB/s: originals above this size get an estimate instead.
+// Originals above this size get an estimate instead of an exact count (counting is ~20–35 MB/s here).
 const EXACT_COUNT_MAX_BYTES = 64 * 1024;
 const ESTIMATED_BYTES_PER_TOKEN = 4;
-// A result under this many bytes is counted whole by its fit check (see checkFit).
-export const POOLED_COUNT_MIN_BYTES = 8 * 1024;
+// A result under this many bytes is counted whole by its fit check (see checkFit); a larger one up to its budget.
+export const WHOLE_COUNT_MAX_BYTES = 8 * 1024;
 /**
  * A rest of the original shorter than this is counted in the call's thread, after the projection: a
  * counting thread woken for it costs more (its caches are cold: 2–3× the CPU of the same count in the
@@ -74,13 +74,13 @@ export function countOriginal(
 
 /**
  * The fit check of a result's text against its budget: `fitted` is its tokens when it fits, else false;
- * `counted` is its tokens when they are all known. A result under POOLED_COUNT_MIN_BYTES is counted whole
+ * `counted` is its tokens when they are all known. A result under WHOLE_COUNT_MAX_BYTES is counted whole
  * (line by line into `counter`'s cache when it is the call's caching counter, which the projection then
  * reuses), so its count is the original's too; a larger one only up to the budget, so it is known only
  * when it fits.
  */
 export function checkFit(text: string, bytes: number, counter: TokenCounter, budgetTokens: number): { fitted: number | false; counted: number | undefined } {
-  if (bytes < POOLED_COUNT_MIN_BYTES) {
+  if (bytes < WHOLE_COUNT_MAX_BYTES) {
     const counted = counter.count(text);
     return { fitted: counted <= budgetTokens ? counted : false, counted };
   }
