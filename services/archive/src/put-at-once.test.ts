@@ -16,7 +16,7 @@ import {
 } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { putResult } from "./put-result.js";
-import { deletingBlobsBeforeCheck, putStream } from "./testing/put-stream.js";
+import { putStream, putTwiceBlobDeleted } from "./testing/put-stream.js";
 import { loadRecord } from "./result-record.js";
 import { SMALL_CONTENT_BYTES } from "./store-content.js";
 
@@ -126,11 +126,8 @@ describe("putResult() on a store with putAll (LMDB)", () => {
   });
 
   it("fails a Put of stored content with aborted (retryable) when a concurrent delete removes the blob after the Put relied on it", async () => {
-    const raced = deletingBlobsBeforeCheck(store);
-    const putOn = (resultId: string) =>
-      putResult(putStream({ resultId }, "raced content\n"), { store: raced, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
-    await putOn("r_race1000000000000001");
-    await assert.rejects(putOn("r_race1000000000000002"), (error: unknown) => isAppError(error) && error.code === "aborted");
+    const second = await putTwiceBlobDeleted(store, "r_race100000000000000", NOW_MS);
+    await assert.rejects(second, (error: unknown) => isAppError(error) && error.code === "aborted");
   });
 
   it("takes a result over the small size object by object", async () => {

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { blobKey, createFileArchiveStore, lineIndexKey, recordKey, revisionOf, type ArchiveStore } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { MAX_READ_SCOPE_CHARS, putResult } from "./put-result.js";
-import { deletingBlobsBeforeCheck, putStream } from "./testing/put-stream.js";
+import { putStream, putTwiceBlobDeleted } from "./testing/put-stream.js";
 import { loadRecord, toResultRecord } from "./result-record.js";
 
 const NOW_MS = 1_700_000_000_000;
@@ -74,11 +74,8 @@ describe("putResult()", () => {
   });
 
   it("fails a Put of stored content with aborted (retryable) when a concurrent delete removes the blob after the Put relied on it", async () => {
-    const raced = deletingBlobsBeforeCheck(store);
-    const putOn = (resultId: string) =>
-      putResult(putStream({ resultId }, "raced content\n"), { store: raced, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
-    await putOn("r_race0000000000000001");
-    await assert.rejects(putOn("r_race0000000000000002"), (error: unknown) => isAppError(error) && error.code === "aborted");
+    const second = await putTwiceBlobDeleted(store, "r_race000000000000000", NOW_MS);
+    await assert.rejects(second, (error: unknown) => isAppError(error) && error.code === "aborted");
   });
 
   it("refuses a malformed header before it stores anything", async () => {

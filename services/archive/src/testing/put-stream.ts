@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { revisionOf, type ArchiveStore } from "@loupe/archive-store";
+import { putResult } from "../put-result.js";
 import { PutHeaderSchema, type PutHeader, type PutRequest } from "@loupe/proto";
 
 /** A Put's request stream for tests: a header for `text` (revision and size from it, `header` over the defaults), then one chunk. */
@@ -35,4 +36,17 @@ export function deletingBlobsBeforeCheck(store: ArchiveStore): ArchiveStore {
   };
   const putAll = store.putAll?.bind(store);
   return putAll === undefined ? raced : { ...raced, putAll };
+}
+
+/**
+ * Two Puts of the same content on `store` (under `idPrefix` + 1 and + 2, ids of 22 characters), the blob
+ * deleted by a concurrent delete just before the second checks it (see deletingBlobsBeforeCheck): makes the
+ * first Put, and answers the second to make (it should reject with `aborted`).
+ */
+export async function putTwiceBlobDeleted(store: ArchiveStore, idPrefix: string, nowMs: number): Promise<() => Promise<unknown>> {
+  const raced = deletingBlobsBeforeCheck(store);
+  const putOn = (resultId: string) =>
+    putResult(putStream({ resultId }, "raced content\n"), { store: raced, tenant: "t", nowMs, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+  await putOn(`${idPrefix}1`);
+  return () => putOn(`${idPrefix}2`);
 }
