@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -8,6 +8,7 @@ import { isAppError } from "@loupe/errors";
 import { describeBusContract, bytes, text } from "./testing/index.js";
 import type { Bus, BusMessage, StreamConfig } from "./bus.js";
 import { createMemoryBus } from "./memory-bus.js";
+import { STATE_WRITE_DELAY_MS, type SavedStream } from "./memory-stream.js";
 
 const directory = await mkdtemp(join(tmpdir(), "loupe-events-"));
 after(() => rm(directory, { recursive: true, force: true }));
@@ -77,6 +78,42 @@ describe("createMemoryBus() persistence", () => {
     await bus.close();
     await writeFile(logPath(path), "not json\n" + (await readFile(logPath(path), "utf8")));
     await assert.rejects(createMemoryBus({ directory: path }), (error: unknown) => isAppError(error) && error.code === "internal");
+  });
+
+  it("after a crash, delivers again the messages whose acks had not reached disk, and none whose acks had", async () => {
+    const { bus, path } = await freshBus();
+    for (const word of ["one", "two", "three"]) await bus.publish("t.a", bytes(word));
+    const acked: string[] = [];
+    const subscription = await bus.consume("S", {
+      durable: "d",
+      filterSubject: "t.>",
+      handler: async (message) => {
+        acked.push(text(message.data));
+        message.ack();
+      },
+    });
+    while (acked.length < 3) await sleep(1);
+    // The folder as a process killed now leaves it: within STATE_WRITE_DELAY_MS of the acks.
+    await cp(path, `${path}-early`, { recursive: true });
+    await sleep(STATE_WRITE_DELAY_MS * 3);
+    // And as one killed after the delay, with no close or flush in between.
+    await cp(path, `${path}-late`, { recursive: true });
+    await subscription.stop();
+    await bus.close();
+    // What the early copy's state holds as done (everything up to deliveredSeq not pending); the rest comes again.
+    const saved = JSON.parse(await readFile(join(`${path}-early`, "streams", "S", "state.json"), "utf8")) as SavedStream;
+    const state = saved.consumers["d"];
+    const done = (seq: number): boolean => state !== undefined && seq <= state.deliveredSeq && state.pending[String(seq)] === undefined;
+    const early = await createMemoryBus({ directory: `${path}-early` });
+    assert.deepEqual(
+      (await drain(early)).map((message) => text(message.data)),
+      ["one", "two", "three"].filter((_, index) => !done(index + 1)),
+      "every message whose ack had not reached disk is delivered again: none lost",
+    );
+    await early.close();
+    const late = await createMemoryBus({ directory: `${path}-late` });
+    assert.deepEqual(await drain(late), [], "acks on disk after the delay: nothing delivered again");
+    await late.close();
   });
 
   it("keeps delivery counts across a restart and honours maxDeliver", async () => {
