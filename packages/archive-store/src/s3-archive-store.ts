@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AppError } from "@loupe/errors";
 import { throwIfAborted } from "./abort-error.js";
 import type { ArchiveStore, ArchiveStoreStats, GetOptions, StoreCallOptions } from "./archive-store.js";
@@ -8,6 +8,7 @@ import { createBucketIfMissing, createS3Client, sendOptions } from "./s3-client.
 import { appErrorFromS3Error, errorNameOf, httpStatusOf } from "./s3-errors.js";
 import type { S3CallContext } from "./s3-errors.js";
 import { putS3Object } from "./s3-put.js";
+import { createSignedRequester } from "./s3-signed-request.js";
 
 /** Options of {@link createS3ArchiveStore}. */
 export interface S3ArchiveStoreOptions {
@@ -47,6 +48,8 @@ const DEFAULT_LIST_PAGE_SIZE = 1000;
 const DEFAULT_PART_SIZE_BYTES = 8 * 1024 * 1024;
 const MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECTION_TIMEOUT_MS = 2_000;
+const DEFAULT_MAX_ATTEMPTS = 2;
 
 /**
  * The S3 adapter of {@link ArchiveStore} (`@aws-sdk/client-s3`), for distributed mode; tested against Ceph RGW.
@@ -71,6 +74,20 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
   const client = createS3Client(options, stats);
   const { bucket } = options;
   const endpoint = options.endpoint ?? `https://s3.${options.region}.amazonaws.com`;
+  // Object requests (put of a buffered body, get, stat, delete) go signed over plain HTTP (s3-signed-request.ts);
+  // listing, multipart and bucket set-up through the SDK, whose credential chain both share. A bucket name
+  // with dots cannot be a host name under TLS, so it goes path-style as the SDK sends it.
+  const requester = createSignedRequester({
+    endpoint,
+    region: options.region,
+    bucket,
+    forcePathStyle: options.forcePathStyle === true || bucket.includes("."),
+    credentials: () => client.config.credentials(),
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
+    maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    stats,
+  });
   const context = (operation: string, key?: string): S3CallContext =>
     key === undefined ? { endpoint, bucket, operation } : { endpoint, bucket, operation, key };
 
@@ -107,8 +124,8 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
   const stat = (key: string, callOptions: StoreCallOptions = {}) =>
     call("stat", key, callOptions.signal, async () => {
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), sendOptions(callOptions.signal));
-        return { sizeBytes: head.ContentLength ?? 0 };
+        const head = await requester.send({ operation: "HeadObject", method: "HEAD", key, ...signalOf(callOptions.signal) });
+        return { sizeBytes: Number(head.headers["content-length"] ?? 0) };
       } catch (error) {
         if (httpStatusOf(error) === 404 && errorNameOf(error) !== "NoSuchBucket") return undefined;
         throw error;
@@ -126,15 +143,8 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
         return new Uint8Array(0);
       }
       try {
-        const response = await client.send(
-          new GetObjectCommand({
-            Bucket: bucket,
-            Key: key,
-            Range: range === undefined ? undefined : `bytes=${String(range.start)}-${String(range.end - 1)}`,
-          }),
-          sendOptions(signal),
-        );
-        return await readBody(response.Body as AsyncIterable<Uint8Array> | undefined, stats);
+        const headers = range === undefined ? {} : { range: `bytes=${String(range.start)}-${String(range.end - 1)}` };
+        return (await requester.send({ operation: "GetObject", method: "GET", key, headers, ...signalOf(signal) })).body;
       } catch (error) {
         // 416: the range starts at or past the end of an existing object, which reads as empty.
         if (range !== undefined && httpStatusOf(error) === 416) return new Uint8Array(0);
@@ -146,17 +156,24 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
   return {
     stats,
     ensureBucket,
-    close: () => client.destroy(),
+    close: () => {
+      client.destroy();
+      requester.close();
+    },
     put: (key, body, putOptions = {}) =>
       call("put", key, putOptions.signal, () =>
-        putS3Object({ client, bucket, key, partSizeBytes, cleanupTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }, body, putOptions),
+        putS3Object(
+          { client, requester, bucket, key, partSizeBytes, cleanupTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
+          body,
+          putOptions,
+        ),
       ),
     get,
     stat,
     exists: async (key, callOptions = {}) => (await stat(key, callOptions)) !== undefined,
     delete: (key, callOptions = {}) =>
       call("delete", key, callOptions.signal, async () => {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), sendOptions(callOptions.signal));
+        await requester.send({ operation: "DeleteObject", method: "DELETE", key, ...signalOf(callOptions.signal) });
       }),
     async *list(prefix, callOptions = {}) {
       assertValidPrefix(prefix);
@@ -182,13 +199,5 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
   };
 }
 
-async function readBody(body: AsyncIterable<Uint8Array> | undefined, stats: ArchiveStoreStats): Promise<Uint8Array> {
-  if (body === undefined) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    stats.bytesReceived += chunk.byteLength;
-  }
-  const joined = Buffer.concat(chunks);
-  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
-}
+/** A request's optional signal (exactOptionalPropertyTypes forbids `signal: undefined`). */
+const signalOf = (signal: AbortSignal | undefined): { signal?: AbortSignal } => (signal === undefined ? {} : { signal });

@@ -12,12 +12,15 @@ import type { PutOptions, PutOutcome } from "./archive-store.js";
 import { bodyChunks } from "./body-chunks.js";
 import { sendOptions } from "./s3-client.js";
 import { errorNameOf, httpStatusOf } from "./s3-errors.js";
+import type { createSignedRequester } from "./s3-signed-request.js";
 import { splitParts } from "./split-parts.js";
 import type { BodyPart } from "./split-parts.js";
 
 /** Where and how {@link putS3Object} writes. @internal */
 export interface S3PutTarget {
   client: S3Client;
+  /** Sends a buffered body's PutObject without the SDK (s3-signed-request.ts). */
+  requester: ReturnType<typeof createSignedRequester>;
   bucket: string;
   key: string;
   partSizeBytes: number;
@@ -73,17 +76,34 @@ async function putStreamed(target: S3PutTarget, chunks: AsyncIterable<Uint8Array
 }
 
 async function putSingle(target: S3PutTarget, body: Uint8Array | Readable, sizeBytes: number, options: PutOptions): Promise<PutOutcome> {
-  const command = new PutObjectCommand({
-    Bucket: target.bucket,
-    Key: target.key,
-    Body: body,
-    ContentLength: sizeBytes,
-    ContentType: options.contentType,
-    IfNoneMatch: options.ifAbsent === true ? "*" : undefined,
-  });
+  const send = async (): Promise<void> => {
+    if (body instanceof Uint8Array) {
+      const headers: Record<string, string> = {};
+      if (options.contentType !== undefined) headers["content-type"] = options.contentType;
+      if (options.ifAbsent === true) headers["if-none-match"] = "*";
+      await target.requester.send({
+        operation: "PutObject",
+        method: "PUT",
+        key: target.key,
+        headers,
+        body,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return;
+    }
+    const command = new PutObjectCommand({
+      Bucket: target.bucket,
+      Key: target.key,
+      Body: body,
+      ContentLength: sizeBytes,
+      ContentType: options.contentType,
+      IfNoneMatch: options.ifAbsent === true ? "*" : undefined,
+    });
+    await target.client.send(command, sendOptions(options.signal));
+  };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await target.client.send(command, sendOptions(options.signal));
+      await send();
       return "created";
     } catch (error) {
       if (options.ifAbsent === true && httpStatusOf(error) === 412) return "exists";
