@@ -73,6 +73,37 @@ describe("putResult()", () => {
     assert.equal(gets, 0);
   });
 
+  it("stores a small content's blob, line index and record in one round after the index entries (two waits on S3), a large one's record after its content", async () => {
+    // Each round is the set of puts in flight together; a new round starts once none is pending.
+    const rounds: string[][] = [];
+    let pending = 0;
+    const durable: ArchiveStore = {
+      ...store,
+      put: async (key, body, options) => {
+        if (pending === 0) rounds.push([]);
+        rounds.at(-1)?.push(key);
+        pending += 1;
+        try {
+          return await store.put(key, body, options);
+        } finally {
+          pending -= 1;
+        }
+      },
+    };
+    delete (durable as { sync?: unknown }).sync;
+    const putOn = (resultId: string, text: string) =>
+      putResult(putStream({ resultId }, text), { store: durable, tenant: "t2", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+    const small = "small content\n";
+    const sha = revisionOf(encoder.encode(small)).slice("sha256:".length);
+    await putOn("r_rounds00000000000001", small);
+    assert.equal(rounds.length, 2);
+    assert.equal(rounds[0]?.length, 4, "the session entry, reference marker, expiry entry and tenant marker");
+    assert.deepEqual(rounds[1]?.sort(), [blobKey("t2", sha), lineIndexKey("t2", sha), recordKey("t2", "r_rounds00000000000001")].sort());
+    rounds.length = 0;
+    await putOn("r_rounds00000000000002", "large line\n".repeat(30_000));
+    assert.deepEqual(rounds.at(-1), [recordKey("t2", "r_rounds00000000000002")], "a streamed content's record waits for its line index");
+  });
+
   it("fails a Put of stored content with aborted (retryable) when a concurrent delete removes the blob after the Put relied on it", async () => {
     const second = await putTwiceBlobDeleted(store, "r_race000000000000000", NOW_MS);
     await assert.rejects(second, (error: unknown) => isAppError(error) && error.code === "aborted");

@@ -6,7 +6,7 @@ import type { StoredRecord } from "./result-record.js";
 import { recordOf, saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
 import { canPutAll, putAtOnce } from "./put-at-once.js";
-import { assertBlobKept, SMALL_CONTENT_BYTES, storeContent } from "./store-content.js";
+import { assertBlobKept, readSmallContent, SMALL_CONTENT_BYTES, storeContent, storeSmallContent } from "./store-content.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -72,10 +72,11 @@ async function* verifiedChunks(
 }
 
 /**
- * Stores one streamed result: its index entries (session entry, blob reference marker, expiry entry; see
- * writeResultEntries), the blob once per tenant (content-addressed, conditional create), its line index,
- * then the record, so a record always points at a complete blob. Returns the record and whether the blob
- * existed.
+ * Stores one streamed result: its index entries first (session entry, blob reference marker, expiry entry;
+ * see writeResultEntries), then the blob once per tenant (content-addressed, conditional create), its line
+ * index and the record (together for a small content, see storeContentAndRecord). Acknowledged only when
+ * all are stored, so an acknowledged record always points at a complete blob. Returns the record and
+ * whether the blob existed.
  *
  * @throws AppError `aborted` (retryable) when a concurrent delete removed the shared blob while this Put
  *   relied on it; the record is kept and the next Put of the content uploads the blob again.
@@ -92,9 +93,8 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     return putAtOnce({ store, tenant, sha, header, chunks, builder, nowMs: context.nowMs, retentionMs: context.retentionMs, signal });
   }
   const options = signal ? { signal } : {};
-  // Every object of the Put is placed in order (readable at once) and made durable together at the end
-  // (one durable write where the store has a journal); the Put is acknowledged only then.
-  const deferred = { ...options, deferSync: true };
+  // Every object of the Put is placed (readable at once) and made durable together at the end (one
+  // durable write where the store has a journal); the Put is acknowledged only then.
   const expiresAtMs = context.nowMs + context.retentionMs;
   // Entries before the blob: a delete racing with this Put then sees the reference marker (delete-results.ts).
   const entryKeys = await writeResultEntries(
@@ -106,9 +106,7 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   );
   const keys = [...entryKeys, blobKey(tenant, sha), lineIndexKey(tenant, sha), recordKey(tenant, header.resultId)];
   try {
-    const { deduplicated, index } = await storeContent(store, tenant, sha, header, chunks, builder, deferred);
-    const record = recordOf(header, index, context.nowMs, expiresAtMs);
-    const saved = await saveRecord(store, tenant, record, signal, true);
+    const { deduplicated, saved } = await storeContentAndRecord(context, header, sha, chunks, builder, expiresAtMs);
     await store.sync?.(keys, options);
     // Re-create nothing here if the blob went (the stream is spent): a retry uploads the content again.
     if (deduplicated) await assertBlobKept(store, tenant, sha, header.resultId, options);
@@ -119,4 +117,39 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     await store.sync?.(keys).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The content, its line index and the record. A small content is read whole, so its record is known
+ * before anything is stored, and all three are placed together (one round trip to S3 instead of two); a
+ * larger one streams first and its record follows. Either way the Put is acknowledged only after all of
+ * them: a record placed beside a blob that then failed names a result id no caller was given, and its
+ * expiry entry (written before) lets the sweeper remove it.
+ */
+async function storeContentAndRecord(
+  context: PutContext,
+  header: PutHeader,
+  sha: string,
+  chunks: AsyncIterable<Uint8Array>,
+  builder: ReturnType<typeof createLineIndexBuilder>,
+  expiresAtMs: number,
+): Promise<{ deduplicated: boolean; saved: StoredRecord }> {
+  const { store, tenant, signal } = context;
+  const deferred = { ...(signal ? { signal } : {}), deferSync: true };
+  if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
+    const bytes = await readSmallContent(chunks, header.sizeBytes);
+    const index = builder.finish();
+    const record = recordOf(header, index, context.nowMs, expiresAtMs);
+    // Both settle before an error surfaces, so the caller's clean-up sync sees every write of the Put ended.
+    const [content, saved] = await Promise.allSettled([
+      storeSmallContent(store, tenant, sha, bytes, index, deferred),
+      saveRecord(store, tenant, record, signal, true),
+    ]);
+    if (content.status === "rejected") throw content.reason;
+    if (saved.status === "rejected") throw saved.reason;
+    return { deduplicated: content.value, saved: saved.value };
+  }
+  const { deduplicated, index } = await storeContent(store, tenant, sha, header, chunks, builder, deferred);
+  const saved = await saveRecord(store, tenant, recordOf(header, index, context.nowMs, expiresAtMs), signal, true);
+  return { deduplicated, saved };
 }

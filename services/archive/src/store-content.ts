@@ -6,7 +6,7 @@ import { encodeLineIndex, type createLineIndexBuilder, type LineIndex } from "./
 /** Contents up to this size are read whole before they are stored, and objects found already stored are checked. */
 export const SMALL_CONTENT_BYTES = 256 * 1024;
 
-type PutOptions = { signal?: AbortSignal; deferSync: boolean };
+export type PutOptions = { signal?: AbortSignal; deferSync: boolean };
 
 /**
  * Writes `bytes` at `key` again when the stored object differs (a torn leftover); a missing one is written too.
@@ -42,16 +42,7 @@ export async function storeContent(
   if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
     const bytes = await readSmallContent(chunks, header.sizeBytes);
     const index = builder.finish();
-    const indexBytes = encodeLineIndex(index);
-    const [stored, indexed] = await Promise.all([
-      store.put(blob, bytes, { ifAbsent: true, sizeBytes: bytes.byteLength, ...options }),
-      store.put(indexKey, indexBytes, indexOptions),
-    ]);
-    await Promise.all([
-      stored === "exists" ? healObject(store, blob, bytes, options) : undefined,
-      indexed === "exists" ? healObject(store, indexKey, indexBytes, options) : undefined,
-    ]);
-    return { deduplicated: stored === "exists", index };
+    return { deduplicated: await storeSmallContent(store, tenant, sha, bytes, index, options), index };
   }
   let deduplicated = await store.exists(blob, options.signal ? { signal: options.signal } : {});
   if (!deduplicated) {
@@ -65,6 +56,32 @@ export async function storeContent(
   const index = builder.finish();
   await store.put(indexKey, encodeLineIndex(index), indexOptions);
   return { deduplicated, index };
+}
+
+/**
+ * Places a small content read whole and its line index together (conditional creates), healing what a
+ * store with `sync` finds torn; returns whether the blob was already stored.
+ */
+export async function storeSmallContent(
+  store: ArchiveStore,
+  tenant: string,
+  sha: string,
+  bytes: Uint8Array,
+  index: LineIndex,
+  options: PutOptions,
+): Promise<boolean> {
+  const blob = blobKey(tenant, sha);
+  const indexKey = lineIndexKey(tenant, sha);
+  const indexBytes = encodeLineIndex(index);
+  const [stored, indexed] = await Promise.all([
+    store.put(blob, bytes, { ifAbsent: true, sizeBytes: bytes.byteLength, ...options }),
+    store.put(indexKey, indexBytes, { ifAbsent: true, contentType: "application/json", ...options }),
+  ]);
+  await Promise.all([
+    stored === "exists" ? healObject(store, blob, bytes, options) : undefined,
+    indexed === "exists" ? healObject(store, indexKey, indexBytes, options) : undefined,
+  ]);
+  return stored === "exists";
 }
 
 /**
