@@ -6,7 +6,7 @@ import type { StoredRecord } from "./result-record.js";
 import { recordOf, saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
 import { canPutAll, putAtOnce } from "./put-at-once.js";
-import { assertBlobKept, readSmallContent, SMALL_CONTENT_BYTES, storeContent, storeSmallContent } from "./store-content.js";
+import { assertBlobKept, readSmallContent, SMALL_CONTENT_BYTES, storeSmallContent, storeStreamedContent } from "./store-content.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -149,7 +149,7 @@ async function storeContentAndRecord(
     if (saved.status === "rejected") throw saved.reason;
     return { deduplicated: content.value, saved: saved.value };
   }
-  const { deduplicated, index } = await storeContent(store, tenant, sha, header, chunks, builder, deferred);
+  const { deduplicated, index } = await storeStreamedContent(store, tenant, sha, header, chunks, builder, deferred);
   const saved = await saveRecord(store, tenant, recordOf(header, index, context.nowMs, expiresAtMs), signal, true);
   return { deduplicated, saved };
 }

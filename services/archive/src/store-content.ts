@@ -21,13 +21,11 @@ async function healObject(store: ArchiveStore, key: string, bytes: Uint8Array, o
 }
 
 /**
- * Stores a Put's content once per tenant (content-addressed, conditional create) and its line index,
- * from `chunks` (which verify size and revision, and feed `builder`, as they pass). A small content is
- * read whole first, then the blob and its index are placed together; a larger one streams to the store.
- * What a store finds already there may be the unsynced leftover of a Put that was never acknowledged,
- * torn by a crash: small objects are compared with this Put's own bytes, and written again when they differ.
+ * Stores a content larger than SMALL_CONTENT_BYTES (or of unknown size) once per tenant (content-addressed,
+ * conditional create) as it streams from `chunks` (which verify size and revision, and feed `builder`, as
+ * they pass), then its line index. A small content goes through {@link storeSmallContent} instead.
  */
-export async function storeContent(
+export async function storeStreamedContent(
   store: ArchiveStore,
   tenant: string,
   sha: string,
@@ -37,13 +35,6 @@ export async function storeContent(
   options: PutOptions,
 ): Promise<{ deduplicated: boolean; index: LineIndex }> {
   const blob = blobKey(tenant, sha);
-  const indexKey = lineIndexKey(tenant, sha);
-  const indexOptions = { ifAbsent: true, contentType: "application/json", ...options };
-  if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
-    const bytes = await readSmallContent(chunks, header.sizeBytes);
-    const index = builder.finish();
-    return { deduplicated: await storeSmallContent(store, tenant, sha, bytes, index, options), index };
-  }
   let deduplicated = await store.exists(blob, options.signal ? { signal: options.signal } : {});
   if (!deduplicated) {
     // With the size known the store sends one conditional PUT (atomic even where a multipart
@@ -54,13 +45,15 @@ export async function storeContent(
   // The store may leave a stream unread when the blob exists: read (and verify) the rest.
   for await (const _chunk of chunks);
   const index = builder.finish();
-  await store.put(indexKey, encodeLineIndex(index), indexOptions);
+  await store.put(lineIndexKey(tenant, sha), encodeLineIndex(index), { ifAbsent: true, contentType: "application/json", ...options });
   return { deduplicated, index };
 }
 
 /**
- * Places a small content read whole and its line index together (conditional creates), healing what a
- * store with `sync` finds torn; returns whether the blob was already stored.
+ * Places a small content read whole and its line index together (conditional creates); returns whether the
+ * blob was already stored. What a store finds already there may be the unsynced leftover of a Put that was
+ * never acknowledged, torn by a crash: it is compared with this Put's own bytes, and written again when it
+ * differs.
  */
 export async function storeSmallContent(
   store: ArchiveStore,
