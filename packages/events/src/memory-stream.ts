@@ -21,9 +21,10 @@ export interface SavedStream {
 const COMPACT_MIN_LINES = 1024;
 
 /**
- * Consumer state (acks, deliveries) reaches disk at most this long after it changes: one rewrite
- * for a run of acks instead of one each. A crash loses at most this much of it, and the messages
- * whose acks it held are delivered again — at-least-once, as on JetStream.
+ * Consumer state (acks, deliveries) reaches disk at most this long (and one rewrite's time) after it
+ * changes: one rewrite per this delay for a steady run of acks instead of one each. A crash loses at
+ * most that much of it, and the messages whose acks it held are delivered again — at-least-once, as on
+ * JetStream.
  */
 export const STATE_WRITE_DELAY_MS = 100;
 

@@ -50,6 +50,40 @@ describe("StateFile", () => {
     await file.flush();
   });
 
+  it("under a steady run of requests, writes once per delay, not one write after another", async () => {
+    const path = await statePath();
+    const file = new StateFile(path, 100);
+    let snapshots = 0;
+    const started = performance.now();
+    for (let index = 0; performance.now() - started < 500; index++) {
+      file.write(() => {
+        snapshots++;
+        return JSON.stringify({ index });
+      });
+      await sleep(2);
+    }
+    const elapsed = performance.now() - started;
+    // One write per 100 ms and a write's time: at most one more than the delays that fit.
+    assert.ok(snapshots <= Math.ceil(elapsed / 100) + 1, `${String(snapshots)} writes in ${elapsed.toFixed(0)} ms`);
+    assert.ok(snapshots >= 2, "writes go on while requests keep coming");
+    await file.flush();
+    const last = (await StateFile.read(path)) as { index: number };
+    file.write(() => JSON.stringify({ index: last.index + 1 }));
+    await file.flush();
+    assert.deepEqual(await StateFile.read(path), { index: last.index + 1 }, "flush leaves nothing requested unwritten");
+  });
+
+  it("flush() during a write also writes what was requested meanwhile, without waiting for the delay", async () => {
+    const path = await statePath();
+    const file = new StateFile(path, 60_000);
+    file.write(() => JSON.stringify({ step: 1 }));
+    const flushed = file.flush();
+    file.write(() => JSON.stringify({ step: 2 }));
+    await flushed;
+    await file.flush();
+    assert.deepEqual(await StateFile.read(path), { step: 2 });
+  });
+
   it("flush() starts a waiting write at once", async () => {
     const path = await statePath();
     const file = new StateFile(path, 60_000);

@@ -6,8 +6,10 @@ import { writeFileDurably } from "@loupe/durable-file";
  * A small JSON file rewritten as a whole, atomically. Writes coalesce: a
  * request waits `delayMs` before its write starts, and while one is waiting
  * or on disk, later requests collapse into it or into one more write of the
- * newest snapshot — so a run of acks costs one write per `delayMs`, not one
- * per ack. `flush()` starts a waiting write at once.
+ * newest snapshot, which waits its `delayMs` after the write on disk ends —
+ * so a steady run of acks costs one write per `delayMs` plus a write's time,
+ * not one per ack nor one write after another. `flush()` starts a waiting
+ * write at once and resolves when nothing requested is left unwritten.
  */
 export class StateFile {
   readonly #path: string;
@@ -16,6 +18,7 @@ export class StateFile {
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  #flushing = 0;
   #failure: unknown;
 
   constructor(path: string, delayMs = 0) {
@@ -50,8 +53,16 @@ export class StateFile {
 
   /** Resolves once every requested write is on disk; rejects with AppError `internal` if one failed. */
   async flush(): Promise<void> {
-    if (this.#timer !== undefined) this.#start();
-    while (this.#running) await this.#running;
+    this.#flushing++;
+    try {
+      for (;;) {
+        if (this.#timer !== undefined) this.#start();
+        if (this.#running === undefined) break;
+        await this.#running;
+      }
+    } finally {
+      this.#flushing--;
+    }
     if (this.#failure !== undefined) {
       const failure = this.#failure;
       this.#failure = undefined;
@@ -75,9 +86,12 @@ export class StateFile {
           // Kept for flush(): acks are not lost from memory, only their persistence is late.
           this.#failure = error;
         }
+        // What changed while this write was on disk waits its delay too, unless a flush wants it now.
+        if (this.#delayMs > 0 && this.#flushing === 0) break;
       }
     } finally {
       this.#running = undefined;
+      if (this.#dirty && this.#timer === undefined && this.#flushing === 0) this.#timer = setTimeout(() => this.#start(), this.#delayMs);
     }
   }
 }
