@@ -6,7 +6,7 @@ import type { StoredRecord } from "./result-record.js";
 import { recordOf, saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
 import { canPutAll, putAtOnce } from "./put-at-once.js";
-import { assertBlobKept, readSmallContent, SMALL_CONTENT_BYTES, storeSmallContent, storeStreamedContent } from "./store-content.js";
+import { assertBlobKept, readSmallContent, SMALL_CONTENT_BYTES, storeSmallContent, storeStreamedContent, type ContentStream } from "./store-content.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -106,7 +106,7 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   );
   const keys = [...entryKeys, blobKey(tenant, sha), lineIndexKey(tenant, sha), recordKey(tenant, header.resultId)];
   try {
-    const { deduplicated, saved } = await storeContentAndRecord(context, header, sha, chunks, builder, expiresAtMs);
+    const { deduplicated, saved } = await storeContentAndRecord(context, { header, sha, chunks, builder }, expiresAtMs);
     await store.sync?.(keys, options);
     // Re-create nothing here if the blob went (the stream is spent): a retry uploads the content again.
     if (deduplicated) await assertBlobKept(store, tenant, sha, header.resultId, options);
@@ -128,13 +128,11 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
  */
 async function storeContentAndRecord(
   context: PutContext,
-  header: PutHeader,
-  sha: string,
-  chunks: AsyncIterable<Uint8Array>,
-  builder: ReturnType<typeof createLineIndexBuilder>,
+  content: ContentStream,
   expiresAtMs: number,
 ): Promise<{ deduplicated: boolean; saved: StoredRecord }> {
   const { store, tenant, signal } = context;
+  const { header, sha, chunks, builder } = content;
   const deferred = { ...(signal ? { signal } : {}), deferSync: true };
   if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
     const bytes = await readSmallContent(chunks, header.sizeBytes);
@@ -149,7 +147,7 @@ async function storeContentAndRecord(
     if (saved.status === "rejected") throw saved.reason;
     return { deduplicated: content.value, saved: saved.value };
   }
-  const { deduplicated, index } = await storeStreamedContent(store, tenant, sha, header, chunks, builder, deferred);
+  const { deduplicated, index } = await storeStreamedContent(store, tenant, content, deferred);
   const saved = await saveRecord(store, tenant, recordOf(header, index, context.nowMs, expiresAtMs), signal, true);
   return { deduplicated, saved };
 }

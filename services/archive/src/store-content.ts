@@ -8,6 +8,14 @@ export const SMALL_CONTENT_BYTES = 256 * 1024;
 
 export type PutOptions = { signal?: AbortSignal; deferSync: boolean };
 
+/** A Put's content as it arrives: its header, the SHA-256 hex of its declared revision, and its verifying chunks feeding `builder`. */
+export interface ContentStream {
+  header: PutHeader;
+  sha: string;
+  chunks: AsyncIterable<Uint8Array>;
+  builder: ReturnType<typeof createLineIndexBuilder>;
+}
+
 /**
  * Writes `bytes` at `key` again when the stored object differs (a torn leftover); a missing one is written too.
  * Only a store that places objects before they are durable (one with `sync`, the file store) can hold a torn
@@ -28,12 +36,10 @@ async function healObject(store: ArchiveStore, key: string, bytes: Uint8Array, o
 export async function storeStreamedContent(
   store: ArchiveStore,
   tenant: string,
-  sha: string,
-  header: PutHeader,
-  chunks: AsyncIterable<Uint8Array>,
-  builder: ReturnType<typeof createLineIndexBuilder>,
+  content: ContentStream,
   options: PutOptions,
 ): Promise<{ deduplicated: boolean; index: LineIndex }> {
+  const { sha, header, chunks, builder } = content;
   const blob = blobKey(tenant, sha);
   let deduplicated = await store.exists(blob, options.signal ? { signal: options.signal } : {});
   if (!deduplicated) {
