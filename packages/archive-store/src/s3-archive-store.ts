@@ -52,7 +52,9 @@ const DEFAULT_CONNECTION_TIMEOUT_MS = 2_000;
 const DEFAULT_MAX_ATTEMPTS = 2;
 
 /**
- * The S3 adapter of {@link ArchiveStore} (`@aws-sdk/client-s3`), for distributed mode; tested against Ceph RGW.
+ * The S3 adapter of {@link ArchiveStore}, for distributed mode; tested against Ceph RGW. Object requests are
+ * signed with SigV4 and sent over `node:http(s)` (s3-signed-request.ts); listing, multipart uploads and bucket
+ * set-up go through `@aws-sdk/client-s3`, whose credential chain signs both.
  *
  * Conditional creates use `If-None-Match: *`. Ranged reads send `Range` so only the requested bytes
  * travel. Failures are AppErrors: refused connections and timeouts are `unavailable` naming the endpoint,
