@@ -77,13 +77,12 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
   const { bucket } = options;
   const endpoint = options.endpoint ?? `https://s3.${options.region}.amazonaws.com`;
   // Object requests (put of a buffered body, get, stat, delete) go signed over plain HTTP (s3-signed-request.ts);
-  // listing, multipart and bucket set-up through the SDK, whose credential chain both share. A bucket name
-  // with dots cannot be a host name under TLS, so it goes path-style as the SDK sends it.
+  // listing, multipart and bucket set-up through the SDK, whose credential chain both share.
   const requester = createSignedRequester({
     endpoint,
     region: options.region,
     bucket,
-    forcePathStyle: options.forcePathStyle === true || bucket.includes("."),
+    forcePathStyle: options.forcePathStyle === true,
     credentials: () => client.config.credentials(),
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,

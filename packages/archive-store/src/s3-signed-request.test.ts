@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { appErrorFromS3Error } from "./s3-errors.js";
-import { createSignedRequester, S3ResponseError } from "./s3-signed-request.js";
+import { createSignedRequester, s3Target, S3ResponseError } from "./s3-signed-request.js";
 
 // A scripted HTTP server on 127.0.0.1 answers as S3 would; RGW's real answers are covered by
 // test/integration/archive-store-s3.test.ts.
@@ -29,13 +29,13 @@ after(() => {
   server.close();
 });
 
-const requesterOf = (overrides: { requestTimeoutMs?: number; maxAttempts?: number; forcePathStyle?: boolean } = {}) => {
+const requesterOf = (overrides: { requestTimeoutMs?: number; maxAttempts?: number } = {}) => {
   const stats = { bytesReceived: 0, requests: 0 };
   const requester = createSignedRequester({
     endpoint,
     region: "us-east-1",
     bucket: "bkt",
-    forcePathStyle: overrides.forcePathStyle ?? true,
+    forcePathStyle: true,
     credentials: () => Promise.resolve({ accessKeyId: "AK", secretAccessKey: "SK" }),
     requestTimeoutMs: overrides.requestTimeoutMs ?? 2_000,
     connectionTimeoutMs: 1_000,
@@ -69,18 +69,22 @@ describe("createSignedRequester()", () => {
     }
   });
 
-  it("puts the bucket in the host name unless path-style", async () => {
-    seen.length = 0;
-    handler = (_request, response) => response.end();
-    const { requester } = requesterOf({ forcePathStyle: false });
-    try {
-      // The scripted server answers any host name: only what was sent is checked.
-      await requester.send({ operation: "DeleteObject", method: "DELETE", key: "k" });
-      assert.equal(seen[0]?.url, "/k");
-      assert.match(String(seen[0]?.headers.host), /^bkt\.127\.0\.0\.1:\d+$/);
-    } finally {
-      requester.close();
+  it("goes virtual-hosted to bucket.host unless path-style is asked, the endpoint is an IP address or the bucket has dots", () => {
+    const aws = s3Target(new URL("https://s3.eu-west-1.amazonaws.com"), "logs", false);
+    assert.deepEqual([aws.hostname, aws.host, aws.pathOf("t/a b")], ["logs.s3.eu-west-1.amazonaws.com", "logs.s3.eu-west-1.amazonaws.com", "/t/a%20b"]);
+    const minio = s3Target(new URL("http://minio.internal:9000"), "logs", false);
+    assert.deepEqual([minio.hostname, minio.host], ["logs.minio.internal", "logs.minio.internal:9000"]);
+    for (const [endpoint, bucket, forced] of [
+      ["https://s3.eu-west-1.amazonaws.com", "logs", true],
+      ["http://127.0.0.1:7480", "logs", false],
+      ["http://[::1]:7480", "logs", false],
+      ["https://s3.eu-west-1.amazonaws.com", "my.logs", false],
+    ] as const) {
+      const target = s3Target(new URL(endpoint), bucket, forced);
+      assert.equal(target.pathOf("k"), `/${bucket}/k`, endpoint);
+      assert.equal(target.host, new URL(endpoint).host);
     }
+    assert.equal(s3Target(new URL("http://[::1]:7480"), "logs", false).hostname, "::1");
   });
 
   it("rejects with the S3 error code of an XML answer, which maps as the SDK's errors do", async () => {

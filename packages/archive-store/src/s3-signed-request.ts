@@ -10,7 +10,7 @@ export interface SignedRequesterOptions {
   endpoint: string;
   region: string;
   bucket: string;
-  /** `endpoint/bucket/key`, else `bucket.host/key`. */
+  /** `endpoint/bucket/key`, else `bucket.host/key` (see {@link s3Target}). */
   forcePathStyle: boolean;
   /** The identity to sign with (the SDK client's credential chain: cached and refreshed there). */
   credentials: () => Promise<SigningCredentials>;
@@ -60,6 +60,20 @@ export function s3ErrorOf(status: number, body: Uint8Array, method: string): S3R
   return new S3ResponseError(name, status, message ?? `${method} answered ${String(status)}`);
 }
 
+/**
+ * Where an object's requests go: path-style (`endpoint/bucket/key`) when asked, when the endpoint is an IP
+ * address or when the bucket's name has dots (no host name under TLS); else virtual-hosted — connecting to
+ * `bucket.host`, which the Host header names too — as the SDK does.
+ */
+export function s3Target(endpoint: URL, bucket: string, forcePathStyle: boolean): { hostname: string; host: string; pathOf(key: string): string } {
+  const ip = /^\d{1,3}(\.\d{1,3}){3}$/.test(endpoint.hostname) || endpoint.hostname.startsWith("[");
+  if (forcePathStyle || ip || bucket.includes(".")) {
+    // `[::1]` in a URL, `::1` to connect to.
+    return { hostname: endpoint.hostname.replace(/^\[(.*)\]$/, "$1"), host: endpoint.host, pathOf: (key) => `/${bucket}/${encodeS3Path(key)}` };
+  }
+  return { hostname: `${bucket}.${endpoint.hostname}`, host: `${bucket}.${endpoint.host}`, pathOf: (key) => `/${encodeS3Path(key)}` };
+}
+
 /** A network failure or a server error worth one more attempt. */
 function retryable(error: unknown): boolean {
   if (error instanceof S3ResponseError) return error.$metadata.httpStatusCode >= 500 || error.$metadata.httpStatusCode === 429;
@@ -82,13 +96,12 @@ export function createSignedRequester(options: SignedRequesterOptions): { send(r
   const secure = url.protocol === "https:";
   const transport = secure ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
-  const host = options.forcePathStyle ? url.host : `${options.bucket}.${url.host}`;
-  const pathOf = (key: string): string => (options.forcePathStyle ? `/${options.bucket}/${encodeS3Path(key)}` : `/${encodeS3Path(key)}`);
+  const target = s3Target(url, options.bucket, options.forcePathStyle);
   const sign = createSigner(options.region);
 
   const attempt = async (request: SignedRequest): Promise<SignedResponse> => {
-    const path = pathOf(request.key);
-    const headers: Record<string, string> = { host, ...request.headers };
+    const path = target.pathOf(request.key);
+    const headers: Record<string, string> = { host: target.host, ...request.headers };
     if (request.body !== undefined) headers["content-length"] = String(request.body.byteLength);
     sign({ method: request.method, path, query: "", headers, payloadHash: payloadHashOf(request.body) }, await options.credentials(), Date.now());
     options.stats.requests += 1;
@@ -96,7 +109,7 @@ export function createSignedRequester(options: SignedRequesterOptions): { send(r
       const outgoing = transport.request(
         {
           protocol: url.protocol,
-          hostname: url.hostname,
+          hostname: target.hostname,
           port: url.port,
           method: request.method,
           path,
