@@ -8,7 +8,7 @@ import { createBucketIfMissing, createS3Client, sendOptions } from "./s3-client.
 import { appErrorFromS3Error, errorNameOf, httpStatusOf } from "./s3-errors.js";
 import type { S3CallContext } from "./s3-errors.js";
 import { putS3Object } from "./s3-put.js";
-import { createSignedRequester } from "./s3-signed-request.js";
+import { createSignedRequester, signalOf } from "./s3-signed-request.js";
 
 /** Options of {@link createS3ArchiveStore}. */
 export interface S3ArchiveStoreOptions {
@@ -52,9 +52,9 @@ const DEFAULT_CONNECTION_TIMEOUT_MS = 2_000;
 const DEFAULT_MAX_ATTEMPTS = 2;
 
 /**
- * The S3 adapter of {@link ArchiveStore}, for distributed mode; tested against Ceph RGW. Object requests are
- * signed with SigV4 and sent over `node:http(s)` (s3-signed-request.ts); listing, multipart uploads and bucket
- * set-up go through `@aws-sdk/client-s3`, whose credential chain signs both.
+ * The S3 adapter of {@link ArchiveStore}, for distributed mode; tested against Ceph RGW. Object requests go
+ * through the SDK's SigV4 signer and Node HTTP handler directly (s3-signed-request.ts); listing, multipart
+ * uploads and bucket set-up through `@aws-sdk/client-s3`'s commands, whose credential chain signs both.
  *
  * Conditional creates use `If-None-Match: *`. Ranged reads send `Range` so only the requested bytes
  * travel. Failures are AppErrors: refused connections and timeouts are `unavailable` naming the endpoint,
@@ -76,7 +76,7 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
   const client = createS3Client(options, stats);
   const { bucket } = options;
   const endpoint = options.endpoint ?? `https://s3.${options.region}.amazonaws.com`;
-  // Object requests (put of a buffered body, get, stat, delete) go signed over plain HTTP (s3-signed-request.ts);
+  // Object requests (put of a buffered body, get, stat, delete) skip the SDK's command stack (s3-signed-request.ts);
   // listing, multipart and bucket set-up through the SDK, whose credential chain both share.
   const requester = createSignedRequester({
     endpoint,
@@ -199,6 +199,3 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
     },
   };
 }
-
-/** A request's optional signal (exactOptionalPropertyTypes forbids `signal: undefined`). */
-const signalOf = (signal: AbortSignal | undefined): { signal?: AbortSignal } => (signal === undefined ? {} : { signal });

@@ -12,14 +12,14 @@ import type { PutOptions, PutOutcome } from "./archive-store.js";
 import { bodyChunks } from "./body-chunks.js";
 import { sendOptions } from "./s3-client.js";
 import { errorNameOf, httpStatusOf } from "./s3-errors.js";
-import type { createSignedRequester } from "./s3-signed-request.js";
+import { signalOf, type createSignedRequester } from "./s3-signed-request.js";
 import { splitParts } from "./split-parts.js";
 import type { BodyPart } from "./split-parts.js";
 
 /** Where and how {@link putS3Object} writes. @internal */
 export interface S3PutTarget {
   client: S3Client;
-  /** Sends a buffered body's PutObject without the SDK (s3-signed-request.ts). */
+  /** Sends a buffered body's PutObject without the SDK's command stack (s3-signed-request.ts). */
   requester: ReturnType<typeof createSignedRequester>;
   bucket: string;
   key: string;
@@ -87,7 +87,7 @@ async function putSingle(target: S3PutTarget, body: Uint8Array | Readable, sizeB
         key: target.key,
         headers,
         body,
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...signalOf(options.signal),
       });
       return;
     }

@@ -1,8 +1,17 @@
 import http from "node:http";
 import https from "node:https";
+import { Sha256 } from "@smithy/core/checksum";
+import { HttpRequest } from "@smithy/core/protocols";
+import { SignatureV4 } from "@smithy/signature-v4";
 import { SpanKind, withSpan } from "@loupe/telemetry/spans";
 import type { ArchiveStoreStats } from "./archive-store.js";
-import { createSigner, encodeS3Path, payloadHashOf, type SigningCredentials } from "./s3-sigv4.js";
+
+/** The identity a request is signed with. @internal */
+export interface SigningCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
 
 /** Where and how {@link createSignedRequester} sends. @internal */
 export interface SignedRequesterOptions {
@@ -61,6 +70,24 @@ export function s3ErrorOf(status: number, body: Uint8Array, method: string): S3R
 }
 
 /**
+ * A key as an S3 path: every byte but RFC 3986's unreserved characters and `/` percent-encoded, which is
+ * both what goes on the wire and what SigV4 signs for S3 (the signer is told not to encode it again).
+ */
+export function encodeS3Path(key: string): string {
+  return encodeURIComponent(key)
+    .replace(/%2F/g, "/")
+    .replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The SDK's SigV4 signer set up for S3: the path signed as sent (encodeS3Path already encoded it once), the payload hashed. @internal */
+export function s3Signer(region: string, credentials: () => Promise<SigningCredentials>): SignatureV4 {
+  return new SignatureV4({ credentials, region, service: "s3", sha256: Sha256, uriEscapePath: false });
+}
+
+/** A request's optional signal (exactOptionalPropertyTypes forbids `signal: undefined`). @internal */
+export const signalOf = (signal: AbortSignal | undefined): { signal?: AbortSignal } => (signal === undefined ? {} : { signal });
+
+/**
  * Where an object's requests go: path-style (`endpoint/bucket/key`) when asked, when the endpoint is an IP
  * address or when the bucket's name has dots (no host name under TLS); else virtual-hosted — connecting to
  * `bucket.host`, which the Host header names too — as the SDK does.
@@ -82,9 +109,10 @@ function retryable(error: unknown): boolean {
 }
 
 /**
- * Object requests to S3 without the SDK's middleware stack: signed with SigV4 (s3-sigv4.ts) and sent over a
- * keep-alive agent. The SDK spends 3–4 ms of CPU on a 4 KB PutObject here against about 1 ms for the same
- * request sent this way (test/bench, docs/benchmarks.md), and the archive sends several per saved result.
+ * Object requests to S3 without the SDK's command middleware stack: signed by the SDK's own SigV4 signer
+ * (see {@link s3Signer}) and sent over a keep-alive agent. Through the whole stack a 4 KB PutObject costs
+ * 3–4 ms of CPU here, this way about 1.2 ms (the SDK's Node HTTP handler in place of the plain request: about
+ * 0.4 ms more a request, measured; docs/benchmarks.md), and the archive sends several per saved result.
  *
  * Timeouts and attempts follow the SDK client's settings: a connection within `connectionTimeoutMs`, the
  * response within `requestTimeoutMs` of silence, up to `maxAttempts` attempts for network failures, 429 and
@@ -93,17 +121,25 @@ function retryable(error: unknown): boolean {
  */
 export function createSignedRequester(options: SignedRequesterOptions): { send(request: SignedRequest): Promise<SignedResponse>; close(): void } {
   const url = new URL(options.endpoint);
-  const secure = url.protocol === "https:";
-  const transport = secure ? https : http;
+  const transport = url.protocol === "https:" ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
   const target = s3Target(url, options.bucket, options.forcePathStyle);
-  const sign = createSigner(options.region);
+  const signer = s3Signer(options.region, options.credentials);
 
   const attempt = async (request: SignedRequest): Promise<SignedResponse> => {
     const path = target.pathOf(request.key);
-    const headers: Record<string, string> = { host: target.host, ...request.headers };
-    if (request.body !== undefined) headers["content-length"] = String(request.body.byteLength);
-    sign({ method: request.method, path, query: "", headers, payloadHash: payloadHashOf(request.body) }, await options.credentials(), Date.now());
+    const unsigned: Record<string, string> = { host: target.host, ...request.headers };
+    if (request.body !== undefined) unsigned["content-length"] = String(request.body.byteLength);
+    const { headers } = await signer.sign(
+      new HttpRequest({
+        protocol: url.protocol,
+        hostname: target.hostname,
+        method: request.method,
+        path,
+        headers: unsigned,
+        ...(request.body ? { body: request.body } : {}),
+      }),
+    );
     options.stats.requests += 1;
     return new Promise<SignedResponse>((resolve, reject) => {
       const outgoing = transport.request(

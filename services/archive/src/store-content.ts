@@ -6,7 +6,7 @@ import { encodeLineIndex, type createLineIndexBuilder, type LineIndex } from "./
 /** Contents up to this size are read whole before they are stored, and objects found already stored are checked. */
 export const SMALL_CONTENT_BYTES = 256 * 1024;
 
-export type PutOptions = { signal?: AbortSignal; deferSync: boolean };
+type PutOptions = { signal?: AbortSignal; deferSync: boolean };
 
 /** A Put's content as it arrives: its header, the SHA-256 hex of its declared revision, and its verifying chunks feeding `builder`. */
 export interface ContentStream {
