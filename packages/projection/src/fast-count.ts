@@ -1,6 +1,5 @@
 import o200k, { countTokens as countO200k, isWithinTokenLimit as withinO200k } from "gpt-tokenizer/encoding/o200k_base";
 import cl100k, { countTokens as countCl100k, isWithinTokenLimit as withinCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { forEachPiece, NEEDS_PATTERN, SCANNED_PATTERNS, type PieceScanner } from "./pre-tokenize.js";
 
 /** Counting with one encoding: exact, and `within` stops past the limit. */
 export interface PieceCounter {
@@ -35,8 +34,7 @@ function coreOf(encoding: unknown): EncoderCore | undefined {
 
 /**
  * Counts as gpt-tokenizer's `countTokens` (every special token's text taken as plain text) does, with
- * less work per piece: the same pre-tokenizing split (scanned by hand over ASCII where the pattern is one
- * pre-tokenize.ts mirrors, the pattern itself elsewhere) and vocabulary, one lookup for a piece in the
+ * less work per piece: the same pre-tokenizing pattern and vocabulary, one lookup for a piece in the
  * vocabulary, and for a piece outside it the count of its merge, made once and remembered (counts
  * only: no token arrays, no reordering of a cache on each hit). Exact by construction; tested against
  * the library on real and random text.
@@ -58,11 +56,14 @@ function fastCounter(core: EncoderCore): PieceCounter {
     }
     return tokens;
   };
-  const scan: PieceScanner = SCANNED_PATTERNS.get(core.tokenSplitRegex.source) ?? (() => NEEDS_PATTERN);
   const within = (text: string, limit: number): number | false => {
     let total = 0;
-    forEachPiece(text, split, scan, (start, end) => (total += piece(text.slice(start, end))) > limit);
-    return total > limit ? false : total;
+    split.lastIndex = 0;
+    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+      total += piece(match[0]);
+      if (total > limit) return false;
+    }
+    return total;
   };
   return { count: (text) => within(text, Number.POSITIVE_INFINITY) as number, within };
 }
@@ -85,12 +86,6 @@ export const PIECE_COUNTERS = {
 
 /** Whether each encoding counts the fast way (false: the library's encoder changed shape; counts stay exact). */
 export const FAST_COUNTING = { o200k_base: coreOf(o200k) !== undefined, cl100k_base: coreOf(cl100k) !== undefined } as const;
-
-/** Whether each encoding's split is scanned by hand over ASCII (false: the library's pattern changed; counts stay exact). */
-export const SCANNED_SPLIT = {
-  o200k_base: SCANNED_PATTERNS.has(coreOf(o200k)?.tokenSplitRegex.source ?? ""),
-  cl100k_base: SCANNED_PATTERNS.has(coreOf(cl100k)?.tokenSplitRegex.source ?? ""),
-} as const;
 
 /** The library's own counting, as the fast counters are checked against. */
 export const LIBRARY_COUNTERS = {
