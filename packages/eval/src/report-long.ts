@@ -1,4 +1,5 @@
 import type { LongTotals } from "./long-totals.js";
+import { longClusters, pairedDifference, type PairedDifference } from "./paired-difference.js";
 import { number, percent, textTable } from "./report-table.js";
 import type { EvalReport } from "./run-eval.js";
 import type { Totals } from "./score-trajectory.js";
@@ -36,11 +37,56 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
   return textTable(`${title}: outputs over 8,000 characters, cut or not`, header, body);
 }
 
+/** Points with a sign: "+2.9", "-0.4", "0.0". */
+function points(share: number): string {
+  const value = (share * 100).toFixed(1);
+  return share > 0 && value !== "0.0" ? `+${value}` : value === "-0.0" ? "0.0" : value;
+}
+
+// Fewer trajectories than this give a bootstrap interval too narrow to trust: no verdict.
+const MIN_CLUSTERS = 10;
+
+/**
+ * "+2.9 [-1.8, +7.6] of 384", and "better" or "worse" when the interval leaves zero out and the items
+ * come from MIN_CLUSTERS trajectories or more ("too few" below that).
+ */
+export function formatDifference(difference: PairedDifference | undefined): string {
+  if (difference === undefined) return "-";
+  const verdict = difference.clusters < MIN_CLUSTERS ? " too few" : difference.low > 0 ? " better" : difference.high < 0 ? " worse" : "";
+  return `${points(difference.difference)} [${points(difference.low)}, ${points(difference.high)}] of ${number(difference.items)}${verdict}`;
+}
+
+/**
+ * Each policy that ran beside its blind cut (`blind:<policy>`): its share in view less the blind cut's,
+ * in points, over outputs over 8,000 characters, all and per kind, with a 95% bootstrap interval over
+ * trajectories — whether the items are enough to tell the two apart.
+ */
+function blindSection(report: EvalReport): string[] {
+  const pairs = report.policies.flatMap((policy) => {
+    const blind = report.policies.find((other) => other.policy === `blind:${policy.policy}`);
+    return blind === undefined ? [] : [{ policy, blind }];
+  });
+  if (pairs.length === 0) return [];
+  const kinds = kindsOf(pairs.map(({ policy }) => policy.pooled));
+  const header = ["policy", "all", ...kinds];
+  const body = pairs.map(({ policy, blind }) => [
+    policy.policy,
+    formatDifference(pairedDifference(longClusters(policy, blind))),
+    ...kinds.map((kind) => formatDifference(pairedDifference(longClusters(policy, blind, kind)))),
+  ]);
+  return textTable(
+    "against the blind cut of equal size: points in view over outputs over 8,000 characters, 95% interval (bootstrap over trajectories)",
+    header,
+    body,
+  );
+}
+
 /**
  * The outputs over 8,000 characters as plain-text tables, pooled and per
  * agent system: per policy, how many, their first views' mean tokens, their
  * evidence items, the share in the first view and reachable with one
- * recovery, and per kind the share in view with the number of items behind it.
+ * recovery, and per kind the share in view with the number of items behind it;
+ * then each policy against its blind cut, where one ran (see blindSection).
  */
 export function formatLongTable(report: EvalReport): string {
   const lines = section(
@@ -55,5 +101,6 @@ export function formatLongTable(report: EvalReport): string {
       ),
     );
   }
+  lines.push(...blindSection(report));
   return lines.join("\n");
 }
