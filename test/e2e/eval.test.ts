@@ -108,4 +108,27 @@ describe("loupe eval", () => {
     assert.match(page, /<svg /);
     assert.match(page, /fixture-a/);
   });
+
+  it("compares a policy with its blind cut, in the JSON and the tables", { timeout: 60_000 }, async () => {
+    const run = async (json: boolean): Promise<string[]> => {
+      const loupe = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--policy", "core,blind:core", ...(json ? ["--json"] : [])], {});
+      assert.equal(await loupe.exited, 0, loupe.lines.slice(-20).join("\n"));
+      return loupe.lines;
+    };
+    const report = JSON.parse((await run(true)).find((line) => line.startsWith("{")) ?? "{}") as {
+      policies: Array<{ policy: string; pooled: { long: { evidence: number; inView: number } } }>;
+      againstBlind: Array<{ policy: string; all: { items: number; difference: number; low: number; high: number } }>;
+    };
+    const long = (name: string): { evidence: number; inView: number } => report.policies.find((policy) => policy.policy === name)!.pooled.long;
+    assert.equal(report.againstBlind.length, 1);
+    const [comparison] = report.againstBlind;
+    assert.equal(comparison?.policy, "core");
+    assert.ok(long("core").evidence > 0, "the fixture has evidence in outputs over 8,000 characters");
+    assert.equal(comparison.all.items, long("core").evidence);
+    assert.equal(comparison.all.difference, (long("core").inView - long("blind:core").inView) / long("core").evidence);
+    assert.ok(comparison.all.low <= comparison.all.difference && comparison.all.difference <= comparison.all.high);
+    const table = (await run(false)).join("\n");
+    assert.match(table, /against the blind cut of equal size/);
+    assert.match(table, /\ncore +[-+]?\d+\.\d \[/);
+  });
 });

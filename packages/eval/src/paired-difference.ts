@@ -1,5 +1,5 @@
 import type { LongTotals } from "./long-totals.js";
-import type { PolicyReport } from "./run-eval.js";
+import type { EvalReport, PolicyReport } from "./run-eval.js";
 
 /** One trajectory's items for a paired comparison: how many, and how many each policy kept in view. */
 export interface PairedCluster {
@@ -79,5 +79,28 @@ export function longClusters(a: PolicyReport, b: PolicyReport, kind?: string): P
     const mine = pick(trajectory.totals);
     const theirs = pick(other.totals);
     return { evidence: mine?.evidence ?? 0, a: mine?.inView ?? 0, b: theirs?.inView ?? 0 };
+  });
+}
+
+/** A policy against its blind cut over outputs over 8,000 characters: all items, and per kind. */
+export interface BlindComparison {
+  readonly policy: string;
+  readonly all: PairedDifference | undefined;
+  readonly byKind: Readonly<Record<string, PairedDifference | undefined>>;
+}
+
+/** Each policy of `report` that ran beside its blind cut (`blind:<policy>`), compared with it (see pairedDifference). */
+export function blindComparisons(report: EvalReport): BlindComparison[] {
+  return report.policies.flatMap((policy): BlindComparison[] => {
+    const blind = report.policies.find((other) => other.policy === `blind:${policy.policy}`);
+    if (blind === undefined) return [];
+    const kinds = Object.keys(policy.pooled.longByKind).sort();
+    return [
+      {
+        policy: policy.policy,
+        all: pairedDifference(longClusters(policy, blind)),
+        byKind: Object.fromEntries(kinds.map((kind) => [kind, pairedDifference(longClusters(policy, blind, kind))])),
+      },
+    ];
   });
 }

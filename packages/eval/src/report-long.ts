@@ -1,5 +1,5 @@
 import type { LongTotals } from "./long-totals.js";
-import { longClusters, pairedDifference, type PairedDifference } from "./paired-difference.js";
+import { blindComparisons, type PairedDifference } from "./paired-difference.js";
 import { number, percent, textTable } from "./report-table.js";
 import type { EvalReport } from "./run-eval.js";
 import type { Totals } from "./score-trajectory.js";
@@ -62,18 +62,11 @@ export function formatDifference(difference: PairedDifference | undefined): stri
  * trajectories — whether the items are enough to tell the two apart.
  */
 function blindSection(report: EvalReport): string[] {
-  const pairs = report.policies.flatMap((policy) => {
-    const blind = report.policies.find((other) => other.policy === `blind:${policy.policy}`);
-    return blind === undefined ? [] : [{ policy, blind }];
-  });
-  if (pairs.length === 0) return [];
-  const kinds = kindsOf(pairs.map(({ policy }) => policy.pooled));
+  const comparisons = blindComparisons(report);
+  if (comparisons.length === 0) return [];
+  const kinds = kindsOf(report.policies.filter((policy) => comparisons.some((one) => one.policy === policy.policy)).map((policy) => policy.pooled));
   const header = ["policy", "all", ...kinds];
-  const body = pairs.map(({ policy, blind }) => [
-    policy.policy,
-    formatDifference(pairedDifference(longClusters(policy, blind))),
-    ...kinds.map((kind) => formatDifference(pairedDifference(longClusters(policy, blind, kind)))),
-  ]);
+  const body = comparisons.map(({ policy, all, byKind }) => [policy, formatDifference(all), ...kinds.map((kind) => formatDifference(byKind[kind]))]);
   return textTable(
     "against the blind cut of equal size: points in view over outputs over 8,000 characters, 95% interval (bootstrap over trajectories)",
     header,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createLoupeClient, type LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
 import {
+  blindComparisons,
   createProgress,
   DEFAULT_POLICY_NAMES,
   formatNoteHtml,
@@ -177,7 +178,7 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
       const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
-      process.stdout.write(JSON.stringify({ ...meta, ...report }) + "\n");
+      process.stdout.write(JSON.stringify({ ...meta, ...report, againstBlind: blindComparisons(report) }) + "\n");
     } else process.stdout.write(formatReportTable(report) + "\n" + formatLongTable(report) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
     return 0;
