@@ -1,7 +1,7 @@
 // Project throughput under load: 256 concurrent callers sending 10 KB results (real program output,
 // unique per call) to embedded Loupe and to distributed Loupe (a gateway and an archive process on
 // Ceph RGW, with Redis and NATS), side by side with a bare grpc-js echo of the same bytes at the
-// same load. Rounds alternate between the two; prints the median calls/s and MB/s, the ratio, how
+// same load, served by a process of its own as Loupe is. Rounds alternate between the two; prints the median calls/s and MB/s, the ratio, how
 // many Loupe answers were saved (archived=true; a save that misses its time budget goes fail-open)
 // and how many calls admission control shed (UNAVAILABLE, overloaded; the caller retries after the
 // pushback). LOUPE_BENCH_ROUND_MS sets the round length (default 8 s; 60 s: 60000), LOUPE_BENCH_ROUNDS
@@ -10,7 +10,7 @@ import { cpus } from "node:os";
 import { isAppError } from "@loupe/errors";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { startDistributedLoupe, type DistributedLoupe } from "./support/distributed-loupe.js";
-import { createEchoClient, startEchoServer, type EchoClient, type EchoServer } from "./support/echo-server.js";
+import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
 import { cell, median, quantile, since } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
 
@@ -73,7 +73,7 @@ async function load(call: (text: string, toolName: string) => Promise<unknown>, 
   return round;
 }
 
-let echoServer: EchoServer | undefined;
+let echoServer: EchoProcess | undefined;
 let echo: EchoClient | undefined;
 let embedded: EmbeddedLoupe | undefined;
 let distributed: DistributedLoupe | undefined;
@@ -83,7 +83,7 @@ const projectWith =
   (text, toolName) =>
     client.project({ sessionId: "bench-throughput", result: { toolName, parts: [{ content: { case: "text", value: text } }] } });
 try {
-  echoServer = await startEchoServer();
+  echoServer = await startEchoProcess();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
   const echoClient = echo;
   const targets: Record<string, Call> = { echo: (text: string) => echoClient.echo(Buffer.from(text)) };
