@@ -49,7 +49,7 @@ if ! command -v npm >/dev/null 2>&1; then
   exit 0
 fi
 if ! command -v rg >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ripgrep >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends ripgrep >/dev/null 2>&1; then
     echo "install-runtimes: ripgrep: $(command -v rg)"
   else
     echo "install-runtimes: ripgrep: not installed (apt-get failed); OpenCode's grep tool will fail"

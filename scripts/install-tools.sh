@@ -11,15 +11,17 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/servers/test-state.sh"
 LOG="$LOUPE_TEST_STATE_DIR/install-tools.log"
 APT_UPDATED=0
+# Another apt (an unattended upgrade, a parallel install) may hold dpkg's lock: wait for it rather than fail.
+APT_WAIT=(-o DPkg::Lock::Timeout=600)
 
 apt_install() { # <package> <what it gives>
   command -v apt-get >/dev/null 2>&1 || return 0
   echo "install-tools: installing $1 ($2)"
-  if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >>"$LOG" 2>&1; then return 0; fi
+  if DEBIAN_FRONTEND=noninteractive apt-get "${APT_WAIT[@]}" install -y --no-install-recommends "$1" >>"$LOG" 2>&1; then return 0; fi
   if ((APT_UPDATED == 0)); then
-    apt-get update >>"$LOG" 2>&1 || true
+    apt-get "${APT_WAIT[@]}" update >>"$LOG" 2>&1 || true
     APT_UPDATED=1
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >>"$LOG" 2>&1; then return 0; fi
+    if DEBIAN_FRONTEND=noninteractive apt-get "${APT_WAIT[@]}" install -y --no-install-recommends "$1" >>"$LOG" 2>&1; then return 0; fi
   fi
   echo "install-tools: $1 could not be installed; the tests that need $2 will skip (see $LOG)" >&2
 }

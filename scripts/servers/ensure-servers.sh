@@ -73,15 +73,17 @@ fail() { # <message> <log file>...
 }
 
 APT_UPDATED=0
+# Another apt (an unattended upgrade, a parallel install) may hold dpkg's lock: wait for it rather than fail.
+APT_WAIT=(-o DPkg::Lock::Timeout=600)
 apt_install() { # <package>...
   if [[ $(id -u) != 0 ]]; then fail "need root to apt-get install $*"; fi
   local log="$LOGDIR/apt.log"
   if ((APT_UPDATED == 0)); then
     # a partly failing update (one unreachable source) must not stop us
-    apt-get update >>"$log" 2>&1 || echo "warning: apt-get update failed partly (see $log)" >&2
+    apt-get "${APT_WAIT[@]}" update >>"$log" 2>&1 || echo "warning: apt-get update failed partly (see $log)" >&2
     APT_UPDATED=1
   fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+  DEBIAN_FRONTEND=noninteractive apt-get "${APT_WAIT[@]}" install -y --no-install-recommends \
     -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "$@" >>"$log" 2>&1 \
     || fail "apt-get install $* failed" "$log"
 }
