@@ -1,5 +1,6 @@
-import type { EvalReport } from "./run-eval.js";
+import { BLIND_TITLE, blindRows, longRows, type TableRows } from "./report-long.js";
 import { percent } from "./report-table.js";
+import type { EvalReport } from "./run-eval.js";
 import type { Totals } from "./score-trajectory.js";
 
 /** Text made safe for HTML element content and attribute values. */
@@ -88,12 +89,21 @@ function table(points: readonly Point[]): string {
   return `<table><thead><tr><th>policy</th><th>tokens carried</th><th>first-view tokens</th><th>evidence in view</th><th>in view among cut outputs</th><th>reachable</th><th>recoveries</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
+/** A table of text cells (escaped) under a caption; the first column left-aligned. */
+function rowsTable(caption: string, { header, body }: TableRows): string {
+  const cells = (tag: string, row: readonly string[]): string => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
+  return `<table><caption>${escapeHtml(caption)}</caption><thead>${cells("th", header)}</thead><tbody>${body.map((row) => cells("td", row)).join("")}</tbody></table>`;
+}
+
 /**
  * A self-contained HTML report (inline CSS and SVG, no external assets): per
  * agent system and pooled, a chart of tokens carried against evidence kept
  * (one point per policy: filled = in the first view, ring = reachable with
  * one recovery) and the figures as a table, with the evidence in view among
- * the outputs a policy cut (undiluted by those that fit whole).
+ * the outputs a policy cut (undiluted by those that fit whole), then the
+ * outputs over 8,000 characters per policy and kind; last, each policy against
+ * its blind cut where one ran (points with a 95% interval) — the plain-text
+ * report's tables.
  */
 export function formatReportHtml(report: EvalReport, title = "loupe eval"): string {
   const sections = [{ name: "pooled", pick: (policy: EvalReport["policies"][number]) => policy.pooled }].concat(
@@ -105,11 +115,14 @@ export function formatReportHtml(report: EvalReport, title = "loupe eval"): stri
       points[0] === undefined
         ? ""
         : ` — ${String(points[0].totals.trajectories)} trajectories, ${String(points[0].totals.steps)} calls, ${String(points[0].totals.evidence)} evidence items`;
-    return `<section><h2>${escapeHtml(name + facts)}</h2>${chart(`${name}: tokens carried vs evidence kept`, points)}${table(points)}</section>`;
+    const long = rowsTable(`${name}: outputs over 8,000 characters, cut or not`, longRows(points.map(({ policy, totals }) => ({ policy, totals }))));
+    return `<section><h2>${escapeHtml(name + facts)}</h2>${chart(`${name}: tokens carried vs evidence kept`, points)}${table(points)}${long}</section>`;
   });
+  const blind = blindRows(report);
+  if (blind !== undefined) body.push(`<section><h2>Against the blind cut</h2>${rowsTable(BLIND_TITLE, blind)}</section>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}td:first-child,th:first-child{text-align:left}figcaption{font-weight:600}</style>
+<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}td:first-child,th:first-child{text-align:left}figcaption,caption{font-weight:600;text-align:left}</style>
 </head><body><h1>${escapeHtml(title)}</h1>
 <p>${String(report.trajectories)} trajectories, ${String(report.steps)} calls. Tokens are o200k_base. Filled point: evidence in the first view; ring: reachable with one recovery.</p>
 ${body.join("\n")}

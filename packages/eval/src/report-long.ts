@@ -16,7 +16,17 @@ function kindsOf(totals: readonly Totals[]): string[] {
   return [...items.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([kind]) => kind);
 }
 
-function section(title: string, rows: ReadonlyArray<{ policy: string; totals: Totals }>): string[] {
+/** A table's header and rows of cells, for the text and the HTML report alike. */
+export interface TableRows {
+  readonly header: readonly string[];
+  readonly body: ReadonlyArray<readonly string[]>;
+}
+
+/**
+ * The outputs over 8,000 characters of `rows` (one per policy): how many, their first views' mean tokens,
+ * their evidence items, the share in view and reachable, and per kind the share in view with its items.
+ */
+export function longRows(rows: ReadonlyArray<{ policy: string; totals: Totals }>): TableRows {
   const kinds = kindsOf(rows.map((row) => row.totals));
   const header = ["policy", "outputs", "mean view tokens", "evidence", "in view", "reachable", ...kinds.map((kind) => `${kind} in view`)];
   const body = rows.map(({ policy, totals }) => {
@@ -34,6 +44,11 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
       }),
     ];
   });
+  return { header, body };
+}
+
+function section(title: string, rows: ReadonlyArray<{ policy: string; totals: Totals }>): string[] {
+  const { header, body } = longRows(rows);
   return textTable(`${title}: outputs over 8,000 characters, cut or not`, header, body);
 }
 
@@ -56,22 +71,26 @@ export function formatDifference(difference: PairedDifference | undefined): stri
   return `${points(difference.difference)} [${points(difference.low)}, ${points(difference.high)}] of ${number(difference.items)}${verdict}`;
 }
 
+/** The title of the comparison with the blind cut, in both reports. */
+export const BLIND_TITLE = "against the blind cut of equal size: points in view over outputs over 8,000 characters, 95% interval (bootstrap over trajectories)";
+
 /**
  * Each policy that ran beside its blind cut (`blind:<policy>`): its share in view less the blind cut's,
  * in points, over outputs over 8,000 characters, all and per kind, with a 95% bootstrap interval over
- * trajectories — whether the items are enough to tell the two apart.
+ * trajectories — whether the items are enough to tell the two apart. Undefined when none did.
  */
-function blindSection(report: EvalReport): string[] {
+export function blindRows(report: EvalReport): TableRows | undefined {
   const comparisons = blindComparisons(report);
-  if (comparisons.length === 0) return [];
+  if (comparisons.length === 0) return undefined;
   const kinds = kindsOf(report.policies.filter((policy) => comparisons.some((one) => one.policy === policy.policy)).map((policy) => policy.pooled));
   const header = ["policy", "all", ...kinds];
   const body = comparisons.map(({ policy, all, byKind }) => [policy, formatDifference(all), ...kinds.map((kind) => formatDifference(byKind[kind]))]);
-  return textTable(
-    "against the blind cut of equal size: points in view over outputs over 8,000 characters, 95% interval (bootstrap over trajectories)",
-    header,
-    body,
-  );
+  return { header, body };
+}
+
+function blindSection(report: EvalReport): string[] {
+  const rows = blindRows(report);
+  return rows === undefined ? [] : textTable(BLIND_TITLE, rows.header, rows.body);
 }
 
 /**
