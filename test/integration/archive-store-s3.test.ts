@@ -143,6 +143,19 @@ describe("createS3ArchiveStore() against RGW", () => {
     assert.equal(await store.exists("t/sized-long"), false);
   });
 
+  it("sends a body with its known SHA-256 and refuses one that does not match it, storing nothing", async () => {
+    const body = patternBytes(5, 0, 64 * 1024);
+    const requests = store.stats.requests;
+    assert.equal(await store.put("t/hashed", body, { ifAbsent: true, sha256Hex: sha256(body) }), "created");
+    assert.equal(store.stats.requests, requests + 1, "one request");
+    assert.equal(sha256(await store.get("t/hashed")), sha256(body));
+    const other = patternBytes(6, 0, 64 * 1024);
+    await assert.rejects(store.put("t/hashed-wrong", other, { sha256Hex: sha256(body) }), hasCode("invalid_argument"));
+    assert.equal(await store.exists("t/hashed-wrong"), false);
+    await assert.rejects(store.put("t/hashed-bad", body, { sha256Hex: "ABC" }), hasCode("invalid_argument"));
+    assert.equal(await store.exists("t/hashed-bad"), false);
+  });
+
   it("creates once with ifAbsent, then answers exists and keeps the first body", async () => {
     assert.equal(await store.put("t/once", encoder.encode("first"), { ifAbsent: true }), "created");
     assert.equal(await store.put("t/once", encoder.encode("second"), { ifAbsent: true }), "exists");

@@ -42,6 +42,12 @@ export interface PutOptions extends StoreCallOptions {
    * whose every put is durable (S3) ignores it.
    */
   deferSync?: boolean;
+  /**
+   * The SHA-256 of a buffered body (64 lowercase hex digits), when the caller already knows it (a
+   * content-addressed blob): S3 signs the request with it instead of hashing the body again, and refuses
+   * a body that does not match it (`invalid_argument`; nothing stored). Other stores ignore it.
+   */
+  sha256Hex?: string;
 }
 
 /** Options of {@link ArchiveStore.get}. */

@@ -10,6 +10,8 @@ import type { S3CallContext } from "./s3-errors.js";
 import { putS3Object } from "./s3-put.js";
 import { createSignedRequester, signalOf } from "./s3-signed-request.js";
 
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
 /** Options of {@link createS3ArchiveStore}. */
 export interface S3ArchiveStoreOptions {
   /** Endpoint URL of an S3-compatible server, e.g. `http://127.0.0.1:7480`. Default: AWS S3 for `region`. */
@@ -162,13 +164,16 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
       requester.close();
     },
     put: (key, body, putOptions = {}) =>
-      call("put", key, putOptions.signal, () =>
-        putS3Object(
+      call("put", key, putOptions.signal, () => {
+        if (putOptions.sha256Hex !== undefined && !SHA256_HEX.test(putOptions.sha256Hex)) {
+          throw new AppError("invalid_argument", `sha256Hex is not 64 lowercase hex digits [key=${key}]`);
+        }
+        return putS3Object(
           { client, requester, bucket, key, partSizeBytes, cleanupTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
           body,
           putOptions,
-        ),
-      ),
+        );
+      }),
     get,
     stat,
     exists: async (key, callOptions = {}) => (await stat(key, callOptions)) !== undefined,

@@ -14,6 +14,8 @@ describe("appErrorFromS3Error()", () => {
     ["NoSuchKey", sdkError("NoSuchKey", 404), "not_found"],
     ["HEAD 404", sdkError("NotFound", 404), "not_found"],
     ["NoSuchBucket", sdkError("NoSuchBucket", 404), "failed_precondition"],
+    ["XAmzContentSHA256Mismatch", sdkError("XAmzContentSHA256Mismatch", 400), "invalid_argument"],
+    ["BadDigest", sdkError("BadDigest", 400), "invalid_argument"],
     ["AccessDenied", sdkError("AccessDenied", 403), "permission_denied"],
     ["connection refused", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), "unavailable"],
     ["socket timeout", Object.assign(new Error("timed out"), { name: "TimeoutError" }), "unavailable"],

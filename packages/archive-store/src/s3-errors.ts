@@ -12,6 +12,8 @@ export interface S3CallContext {
 const NETWORK_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
 const NOT_FOUND_NAMES = new Set(["NoSuchKey", "NotFound"]);
 const DENIED_NAMES = new Set(["AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "Forbidden"]);
+// The body differs from the SHA-256 the request declared (PutOptions.sha256Hex).
+const DIGEST_NAMES = new Set(["XAmzContentSHA256Mismatch", "BadDigest"]);
 
 interface SdkErrorShape {
   name?: unknown;
@@ -34,7 +36,7 @@ export function errorNameOf(error: unknown): string {
 /**
  * Translates an S3 SDK or network error into an AppError, so that no vendor error crosses the adapter:
  * an aborted signal → `cancelled` (`deadline_exceeded` for a timeout reason); NoSuchKey/404 → `not_found`;
- * NoSuchBucket → `failed_precondition`; 403 → `permission_denied`; refused/reset connections, socket
+ * NoSuchBucket → `failed_precondition`; a body unlike its declared SHA-256 → `invalid_argument`; 403 → `permission_denied`; refused/reset connections, socket
  * timeouts, 429 and 5xx → `unavailable` naming the endpoint; anything else → `internal`. AppErrors pass through.
  *
  * @internal
@@ -51,6 +53,9 @@ export function appErrorFromS3Error(error: unknown, context: S3CallContext, sign
   }
   if (NOT_FOUND_NAMES.has(name) || status === 404) {
     return new AppError("not_found", `archive object not found [${where}]`, { cause: error });
+  }
+  if (DIGEST_NAMES.has(name)) {
+    return new AppError("invalid_argument", `archive store refused a body that does not match its declared SHA-256 [${where}]`, { cause: error });
   }
   if (DENIED_NAMES.has(name) || status === 403) {
     return new AppError("permission_denied", `archive store refused the request [${where}, error=${name}]`, {

@@ -81,6 +81,8 @@ async function putSingle(target: S3PutTarget, body: Uint8Array | Readable, sizeB
       const headers: Record<string, string> = {};
       if (options.contentType !== undefined) headers["content-type"] = options.contentType;
       if (options.ifAbsent === true) headers["if-none-match"] = "*";
+      // The signer takes a payload hash given as this header as it is, and S3 checks the body against it.
+      if (options.sha256Hex !== undefined) headers["x-amz-content-sha256"] = options.sha256Hex;
       await target.requester.send({
         operation: "PutObject",
         method: "PUT",

@@ -73,7 +73,8 @@ export async function storeSmallContent(
   const indexKey = lineIndexKey(tenant, sha);
   const indexBytes = encodeLineIndex(index);
   const [stored, indexed] = await Promise.all([
-    store.put(blob, bytes, { ifAbsent: true, sizeBytes: bytes.byteLength, ...options }),
+    // The chunks were checked against the revision: S3 need not hash the body again to sign it.
+    store.put(blob, bytes, { ifAbsent: true, sizeBytes: bytes.byteLength, sha256Hex: sha, ...options }),
     store.put(indexKey, indexBytes, { ifAbsent: true, contentType: "application/json", ...options }),
   ]);
   await Promise.all([
