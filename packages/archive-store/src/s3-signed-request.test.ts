@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { appErrorFromS3Error } from "./s3-errors.js";
 import { createSignedRequester, s3Target, S3ResponseError } from "./s3-signed-request.js";
@@ -29,16 +31,16 @@ after(() => {
   server.close();
 });
 
-const requesterOf = (overrides: { requestTimeoutMs?: number; maxAttempts?: number } = {}) => {
+const requesterOf = (overrides: { requestTimeoutMs?: number; connectionTimeoutMs?: number; maxAttempts?: number; endpoint?: string } = {}) => {
   const stats = { bytesReceived: 0, requests: 0 };
   const requester = createSignedRequester({
-    endpoint,
+    endpoint: overrides.endpoint ?? endpoint,
     region: "us-east-1",
     bucket: "bkt",
     forcePathStyle: true,
     credentials: () => Promise.resolve({ accessKeyId: "AK", secretAccessKey: "SK" }),
     requestTimeoutMs: overrides.requestTimeoutMs ?? 2_000,
-    connectionTimeoutMs: 1_000,
+    connectionTimeoutMs: overrides.connectionTimeoutMs ?? 1_000,
     maxAttempts: overrides.maxAttempts ?? 2,
     stats,
   });
@@ -146,6 +148,43 @@ describe("createSignedRequester()", () => {
       assert.ok(Date.now() - started < 2_000, "timed out within the budget");
     } finally {
       requester.close();
+    }
+  });
+
+  it("gives up on a server that never completes a connection after the connection timeout, not the request's", async () => {
+    // A listener whose process never accepts (its thread blocked) and whose accept queue is full: the
+    // kernel drops further SYNs, so a connection stays pending, as with a host that does not answer.
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const s = require("node:net").createServer().listen({ port: 0, host: "127.0.0.1", backlog: 1 }, () => {
+           process.stdout.write(s.address().port + "\\n");
+           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000);
+         });`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const fillers: Socket[] = [];
+    try {
+      const [chunk] = (await once(child.stdout, "data")) as [Buffer];
+      const port = Number(chunk.toString().trim());
+      for (let index = 0; index < 4; index++) fillers.push(connect(port, "127.0.0.1").on("error", () => undefined));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { requester, stats } = requesterOf({ endpoint: `http://127.0.0.1:${String(port)}`, connectionTimeoutMs: 200, requestTimeoutMs: 10_000 });
+      try {
+        const started = Date.now();
+        const error = await requester.send({ operation: "GetObject", method: "GET", key: "k" }).catch((caught: unknown) => caught);
+        assert.match((error as Error).message, /no connection within 200 ms/);
+        assert.equal(appErrorFromS3Error(error, context).code, "unavailable");
+        assert.equal(stats.requests, 2, "a connection timeout is tried again");
+        assert.ok(Date.now() - started < 3_000, `gave up in ${String(Date.now() - started)} ms, long before the request timeout`);
+      } finally {
+        requester.close();
+      }
+    } finally {
+      for (const filler of fillers) filler.destroy();
+      child.kill("SIGKILL");
     }
   });
 
