@@ -18,7 +18,10 @@ export interface LineViewOptions {
   selectionNotice?: (kept: Uint8Array) => string;
   /** Gap notices after the first are brief (see briefGapNotice): more of the budget goes to lines. */
   briefGaps?: boolean;
-  /** Tokens kept for the selection notice from the first selection on (a notice known to be long); default 0. */
+  /**
+   * Tokens kept for the selection notice from the first selection on (a notice known to be long); default 0.
+   * When the notice then says nothing, the lines are selected once more without it.
+   */
   selectionNoticeTokens?: number;
 }
 
@@ -48,6 +51,7 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
   let noticeTokens = options.selectionNoticeTokens ?? 0;
   let noticeBytes = noticeTokens * 8;
   let noticeGrown = false;
+  let noticeReleased = false;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const selection = selectLines({
       lines,
@@ -63,6 +67,14 @@ export function buildLineView(lines: readonly string[], blocks: readonly LineBlo
       ...(options.display ? { display: options.display } : {}),
     });
     const notice = options.selectionNotice?.(selection.kept) ?? "";
+    // Room kept for a notice that turned out to say nothing goes back to lines (once).
+    if (notice === "" && noticeTokens > 0 && !noticeReleased) {
+      noticeReleased = true;
+      noticeTokens = 0;
+      noticeBytes = 0;
+      attempt--;
+      continue;
+    }
     if (notice !== "" && !noticeGrown) {
       const needed = options.counter.count(notice + "\n") + 2;
       if (needed > noticeTokens) {

@@ -14,6 +14,8 @@ export interface Listing {
    * directory); -1 for lines outside any (blank lines, notes).
    */
   nodeOf: Int32Array;
+  /** How the lines were read: `tree` branches, `ls` blocks (a "dir:" header each), or one path (or name) per line. */
+  shape: "tree" | "blocks" | "paths";
 }
 
 const TREE_BRANCH = /^((?:(?:│|\|)[\s\u00a0]{3}|[\s\u00a0]{4})*)(?:├──|└──|\|--|`--)[\s\u00a0](.*?)\r?\n?$/;
@@ -37,11 +39,16 @@ export function parseListing(lines: readonly string[]): Listing {
     isEntry: new Uint8Array(total),
     parentOf: new Int32Array(total).fill(-1),
     nodeOf: new Int32Array(total).fill(-1),
+    shape: "paths",
   };
   const sample = lines.slice(0, 200);
-  if (sample.filter((line) => TREE_BRANCH.test(line)).length >= Math.min(3, total - 1)) parseTree(lines, listing);
-  else if (lines.some((line, index) => isLsHeader(lines, index) && line !== "")) parseLsBlocks(lines, listing);
-  else parsePaths(lines, listing);
+  if (sample.filter((line) => TREE_BRANCH.test(line)).length >= Math.min(3, total - 1)) {
+    listing.shape = "tree";
+    parseTree(lines, listing);
+  } else if (lines.some((line, index) => isLsHeader(lines, index) && line !== "")) {
+    listing.shape = "blocks";
+    parseLsBlocks(lines, listing);
+  } else parsePaths(lines, listing);
   return listing;
 }
 
@@ -56,6 +63,27 @@ function isNote(line: string): boolean {
 function clean(line: string): string {
   if (!line.endsWith("\n")) return line;
   return line.slice(0, line.endsWith("\r\n") ? -2 : -1);
+}
+
+/**
+ * What entry line `index` names, as a map of omitted entries shows it: its name within its directory
+ * (the path's last part for a path list, the name after the date in long format, the branch's name in a
+ * tree; a symbolic link without its target), ending in "/" when the listing shows it is a directory.
+ */
+export function entryLabel(lines: readonly string[], listing: Listing, index: number): string {
+  const line = lines[index] ?? "";
+  let name: string;
+  if (listing.shape === "tree") {
+    name = withoutTrailingSlashes((TREE_BRANCH.exec(line)?.[2] ?? clean(line)).replace(/ -> .*$/, ""));
+  } else {
+    name = entryName(line);
+    const directory = listing.tree.path[listing.parentOf[index] ?? -1] ?? "";
+    const prefix = directory === "/" ? "/" : `${directory}/`;
+    if (directory !== "" && name.startsWith(prefix) && name.length > prefix.length) name = name.slice(prefix.length);
+  }
+  const node = listing.nodeOf[index] ?? -1;
+  const isDirectory = (node !== -1 && node !== listing.parentOf[index]) || (line.charCodeAt(0) === 100 && mayBeLongFormat(line));
+  return isDirectory ? `${name}/` : name;
 }
 
 function entryName(line: string): string {

@@ -51,8 +51,15 @@ export interface ProjectionShares {
     readonly counts: number;
     readonly omittedFiles: number;
   };
-  /** Of the room after the header and one notice; the header's share is of the whole budget. */
-  readonly listing: { readonly head: number; readonly samples: number; readonly tail: number; readonly header: number };
+  /** Of the room after the header, one notice and the map; the header's and the map's shares are of the whole budget. */
+  readonly listing: {
+    readonly head: number;
+    readonly samples: number;
+    readonly tail: number;
+    readonly header: number;
+    /** The most the one-line map of omitted entries may cost (see listingMapNotice); 0 = no map. */
+    readonly map: number;
+  };
   /** projectHeadTail: the head's share (the tail takes the rest first, then the head what it leaves). */
   readonly headTail: { readonly head: number };
   /**
@@ -89,7 +96,7 @@ export const DEFAULT_SHARES: ProjectionShares = Object.freeze({
   generic: Object.freeze({ head: 0.4, tail: 0.2 }),
   fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35, intentHead: 0.5, map: 0.3 }),
   search: Object.freeze({ head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2, counts: 0.1, omittedFiles: 0.15 }),
-  listing: Object.freeze({ head: 0.3, samples: 0.35, tail: 0.25, header: 0.1 }),
+  listing: Object.freeze({ head: 0.3, samples: 0.35, tail: 0.25, header: 0.1, map: 0.6 }),
   headTail: Object.freeze({ head: 0.65 }),
   intent: Object.freeze({ command: 0.4, fileRead: 0.6, search: 0.3, listing: 0.4, generic: 0.5, conversation: 0.4 }),
 });

@@ -5,6 +5,7 @@ import { gunzipSync } from "node:zlib";
 import { DECLARATION_MAP_OPENING } from "../file-read/declaration-map.js";
 import { projectFileRead } from "../file-read/project-file-read.js";
 import { projectHeadTail } from "../head-tail-view.js";
+import { LISTING_MAP_OPENING } from "../listing/listing-map.js";
 import { projectListing } from "../listing/project-listing.js";
 import type { Projector } from "../projectors/projector.js";
 import { splitLines } from "../split-lines.js";
@@ -85,13 +86,14 @@ function occurs(item: string, text: string): boolean {
 
 /**
  * The view without Loupe's notice lines, except a file read's map of omitted
- * declarations: its labels are the output's own text (a continuation's result
- * id or a pattern from the intent is not).
+ * declarations and a listing's map of omitted entries: their labels are the
+ * output's own text (a continuation's result id or a pattern from the intent
+ * is not).
  */
 function body(text: string): string {
   return text
     .split("\n")
-    .filter((line) => !line.startsWith("[loupe") || line.startsWith(DECLARATION_MAP_OPENING))
+    .filter((line) => !line.startsWith("[loupe") || line.startsWith(DECLARATION_MAP_OPENING) || line.startsWith(LISTING_MAP_OPENING))
     .join("\n");
 }
 
