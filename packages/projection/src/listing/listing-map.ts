@@ -82,8 +82,8 @@ export function listingMapNotice(
     return label;
   };
   const base = commonDirectory(listing, runs.directory);
-  const labelChars = directoryLabelChars(listing, base);
-  const render = (count: number): string => renderMap(listing, runs, count, labelOf, base);
+  const pathOf = pathsFrom(listing, base);
+  const render = (count: number): string => renderMap(listing, runs, count, labelOf, { base, pathOf });
   const nameChars = averageNameChars(total, labelOf);
   const fixedChars = render(0).length + MORE_CHARS;
   // The line's characters without building it: the names at their average length, each run's label once.
@@ -92,7 +92,7 @@ export function listingMapNotice(
     let previous = -1;
     for (let step = 0; step < count; step++) {
       const run = runs.runOf[spreadAt(total, count, step)] ?? 0;
-      chars += nameChars + (run === previous ? 0 : labelChars(runs.directory[run] ?? -1) + 4);
+      chars += nameChars + (run === previous ? 0 : pathOf(runs.directory[run] ?? -1).length + 5);
       previous = run;
     }
     return chars;
@@ -145,18 +145,15 @@ function averageNameChars(total: number, labelOf: (position: number) => string):
   return chars / Math.max(1, count);
 }
 
-/** The characters of each directory's label in a map with `base` shared (see renderMap), remembered. */
-function directoryLabelChars(listing: Listing, base: number): (directory: number) => number {
+/** Each directory's path from `base` (their common directory; "" for `base` itself), as a map labels it, remembered. */
+function pathsFrom(listing: Listing, base: number): (directory: number) => string {
   const basePath = base === -1 ? "" : (listing.tree.path[base] ?? "");
   const below = basePath === "" ? 0 : basePath === "/" ? 1 : basePath.length + 1;
-  const known = new Map<number, number>();
+  const known = new Map<number, string>();
   return (directory) => {
-    let chars = known.get(directory);
-    if (chars === undefined) {
-      chars = directory === base ? 0 : (listing.tree.path[directory] ?? "").length - below + 1;
-      known.set(directory, chars);
-    }
-    return chars;
+    let path = known.get(directory);
+    if (path === undefined) known.set(directory, (path = directory === base ? "" : (listing.tree.path[directory] ?? "").slice(below)));
+    return path;
   };
 }
 
@@ -174,15 +171,18 @@ function commonDirectory(listing: Listing, directories: readonly number[]): numb
  * The map line naming `count` omitted entries spread over them, grouped by run in line order; directories
  * below `base` (their common directory) by their path from it, its own entries without a label.
  */
-function renderMap(listing: Listing, runs: OmittedRuns, count: number, labelOf: (position: number) => string, base: number): string {
+function renderMap(
+  listing: Listing,
+  runs: OmittedRuns,
+  count: number,
+  labelOf: (position: number) => string,
+  directories: { base: number; pathOf: (directory: number) => string },
+): string {
   const total = runs.entries.length;
-  const basePath = base === -1 ? "" : (listing.tree.path[base] ?? "");
-  const below = basePath === "" ? 0 : basePath === "/" ? 1 : basePath.length + 1;
   const groups: string[] = [];
   const flush = (run: number, names: string[]): void => {
     if ((runs.length[run] ?? 0) > names.length) names.push("…");
-    const directory = runs.directory[run] ?? -1;
-    const path = directory === base ? "" : (listing.tree.path[directory] ?? "").slice(below);
+    const path = directories.pathOf(runs.directory[run] ?? -1);
     groups.push(path === "" ? names.join(", ") : `${directoryLabel(path)}: ${names.join(", ")}`);
   };
   let names: string[] = [];
@@ -199,6 +199,7 @@ function renderMap(listing: Listing, runs: OmittedRuns, count: number, labelOf: 
   }
   if (current !== -1) flush(current, names);
   const rest = total - Math.min(count, total);
+  const basePath = directories.base === -1 ? "" : (listing.tree.path[directories.base] ?? "");
   const opening = basePath === "" ? `${LISTING_MAP_OPENING}: ` : `${LISTING_MAP_OPENING} in ${directoryLabel(basePath)}: `;
   return `${opening}${groups.join("; ")}${rest > 0 ? `; ${formatNumber(rest)} more not named` : ""}${CLOSING}`;
 }
