@@ -54,8 +54,7 @@ export const projectListing: Projector = (input, context) => {
   // leave out costs, at most its share. The map stays within that room (fewer lines would leave out more
   // entries, and a map growing with them would take the lines' room in turn).
   const mapTokens = Math.floor(budgetTokens * shares.map);
-  const names = sampledNames(lines, listing, counter);
-  const mapReserve = mapRoom(lines, listing, Math.max(0, available - intent.tokens), mapTokens, counter, names);
+  const { reserve: mapReserve, tokensPerChar } = mapRoom(lines, listing, Math.max(0, available - intent.tokens), mapTokens, counter);
   const room = Math.max(0, available - intent.tokens - mapReserve);
   const sampleTokens = gapTokens + averageLineTokens(lines);
   const maxGroups = Math.max(1, Math.floor((room * shares.samples) / sampleTokens));
@@ -75,9 +74,7 @@ export const projectListing: Projector = (input, context) => {
   const selectionNotice =
     mapReserve > 0
       ? (kept: Uint8Array): string =>
-          [intentNotice?.(kept) ?? "", listingMapNotice(lines, listing, kept, mapReserve - 2, counter, names.tokensPerChar)]
-            .filter((line) => line !== "")
-            .join("\n")
+          [intentNotice?.(kept) ?? "", listingMapNotice(lines, listing, kept, mapReserve - 2, counter, tokensPerChar)].filter((line) => line !== "").join("\n")
       : intentNotice;
   const intentReserve = mapReserve > 0 && intentNotice ? counter.count(intentNotice(new Uint8Array(total))) + 2 : 0;
   return buildLineView(lines, blocks, {
@@ -94,17 +91,25 @@ export const projectListing: Projector = (input, context) => {
 /**
  * Tokens to keep for the map of omitted entries: 0 when the share cannot name a few entries or the lines
  * likely fit whole; else, estimated from what a name and a line cost on average, what naming the entries
- * that `room` leaves out costs — at most `mapTokens`.
+ * that `room` leaves out costs — at most `mapTokens`. With the names' tokens per character, the map's first guess.
  */
-function mapRoom(lines: readonly string[], listing: Listing, room: number, mapTokens: number, counter: TokenCounter, names: SampledNames): number {
+function mapRoom(
+  lines: readonly string[],
+  listing: Listing,
+  room: number,
+  mapTokens: number,
+  counter: TokenCounter,
+): { reserve: number; tokensPerChar?: number } {
   const opening = counter.count(LISTING_MAP_OPENING) + 8;
-  if (mapTokens < opening + 4 * MIN_NAME_TOKENS || names.entries.length === 0) return 0;
+  if (mapTokens < opening + 4 * MIN_NAME_TOKENS) return { reserve: 0 };
+  const names = sampledNames(lines, listing, counter);
+  if (names.entries.length === 0) return { reserve: 0 };
   const lineTokens = sampledLineTokens(lines, names.entries, counter);
   // Lines and names compete for the room: kept lines k and named entries n with k·line + n·name ≤ room.
   const omitted = names.entries.length - Math.floor(Math.max(0, room - mapTokens) / lineTokens);
-  if (omitted <= 0) return 0;
+  if (omitted <= 0) return { reserve: 0 };
   // A twentieth more: names vary around the sample's average, and a map one name short names it with "1 more".
-  return Math.min(mapTokens, Math.ceil((opening + omitted * names.tokens) * 1.05));
+  return { reserve: Math.min(mapTokens, Math.ceil((opening + omitted * names.tokens) * 1.05)), tokensPerChar: names.tokensPerChar };
 }
 
 // Entries sampled (spread over the listing) to estimate what a line and a name cost.
