@@ -177,7 +177,11 @@ export function resultIdFromKey(key: string): string {
   return decodeKeySegment(key.slice(key.lastIndexOf("/") + 1));
 }
 
-function checkedSha256(sha256Hex: string): string {
+/**
+ * `sha256Hex` when it is 64 lowercase hex digits (a content address, a body's declared digest).
+ * @throws AppError `invalid_argument` otherwise.
+ */
+export function checkedSha256(sha256Hex: string): string {
   if (SHA256_HEX.test(sha256Hex)) return sha256Hex;
   throw new AppError("invalid_argument", `invalid sha256 hex digest [digest=${JSON.stringify(sha256Hex.slice(0, 80))}]`);
 }

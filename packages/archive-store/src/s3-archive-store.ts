@@ -1,6 +1,7 @@
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { AppError } from "@loupe/errors";
 import { throwIfAborted } from "./abort-error.js";
+import { checkedSha256 } from "./archive-keys.js";
 import type { ArchiveStore, ArchiveStoreStats, GetOptions, StoreCallOptions } from "./archive-store.js";
 import { assertValidRange } from "./byte-range.js";
 import { assertValidKey, assertValidPrefix } from "./key-rules.js";
@@ -9,8 +10,6 @@ import { appErrorFromS3Error, errorNameOf, httpStatusOf } from "./s3-errors.js";
 import type { S3CallContext } from "./s3-errors.js";
 import { putS3Object } from "./s3-put.js";
 import { createSignedRequester, signalOf } from "./s3-signed-request.js";
-
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** Options of {@link createS3ArchiveStore}. */
 export interface S3ArchiveStoreOptions {
@@ -165,9 +164,7 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
     },
     put: (key, body, putOptions = {}) =>
       call("put", key, putOptions.signal, () => {
-        if (putOptions.sha256Hex !== undefined && !SHA256_HEX.test(putOptions.sha256Hex)) {
-          throw new AppError("invalid_argument", `sha256Hex is not 64 lowercase hex digits [key=${key}]`);
-        }
+        if (putOptions.sha256Hex !== undefined) checkedSha256(putOptions.sha256Hex);
         return putS3Object(
           { client, requester, bucket, key, partSizeBytes, cleanupTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
           body,
