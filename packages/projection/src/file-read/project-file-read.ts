@@ -1,5 +1,6 @@
 import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView } from "../lines/build-line-view.js";
+import { withMapNotice } from "../lines/map-notice.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import { sharesOf } from "../projectors/projection-shares.js";
 import type { Projector } from "../projectors/projector.js";
@@ -100,23 +101,20 @@ export const projectFileRead: Projector = (input, context) => {
   // What the head, tail and the intent's lines leave out is what the map will name: only that is kept room for.
   const chosen = new Set(intent.chosen);
   const mapReserve = mapCost(declarations.filter(({ index }) => index >= headEnd && index < tailStart && !chosen.has(index)));
-  const intentNotice = intent.selectionNotice;
-  // With a map the notice is two lines: room for the intent's line is kept up front too (as if all its matches
-  // were left out), so the selection is not made twice for want of a few tokens.
-  const noticeReserve = mapReserve > 0 && intentNotice ? mapReserve + counter.count(intentNotice(noneKept)) + 2 : mapReserve;
-  const selectionNotice =
-    mapReserve > 0
-      ? (kept: Uint8Array): string =>
-          [intentNotice?.(kept) ?? "", declarationMapNotice(declarations, kept, mapTokens, counter, numbering)].filter((line) => line !== "").join("\n")
-      : intentNotice;
+  const notices = withMapNotice(
+    intent.selectionNotice,
+    (kept) => declarationMapNotice(declarations, kept, mapTokens, counter, numbering),
+    mapReserve,
+    total,
+    counter,
+  );
   return buildLineView(lines, blocks, {
     budgetTokens,
     maxViewBytes: context.maxViewBytes,
     counter,
     describeGap,
     briefGaps: true,
-    ...(selectionNotice ? { selectionNotice } : {}),
-    ...(noticeReserve > 0 ? { selectionNoticeTokens: noticeReserve } : {}),
+    ...notices,
   });
 };
 

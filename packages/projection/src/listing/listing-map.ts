@@ -2,6 +2,7 @@ import { formatNumber } from "../format-number.js";
 import type { TokenCounter } from "../token-counter.js";
 import { directoryLabel } from "./listing-notices.js";
 import { entryLabel, type Listing } from "./parse-listing.js";
+import { spreadSample } from "./spread-sample.js";
 
 /** How the map's line starts: then ": " or, when the omitted entries share a directory, " in <directory>/: ". */
 export const LISTING_MAP_OPENING = "[loupe] omitted entries";
@@ -83,7 +84,9 @@ export function listingMapNotice(
   };
   const base = commonDirectory(listing, runs.directory);
   const pathOf = pathsFrom(listing, base);
-  const render = (count: number): string => renderMap(listing, runs, count, labelOf, { base, pathOf });
+  const basePath = base === -1 ? "" : (listing.tree.path[base] ?? "");
+  const opening = basePath === "" ? `${LISTING_MAP_OPENING}: ` : `${LISTING_MAP_OPENING} in ${directoryLabel(basePath)}: `;
+  const render = (count: number): string => renderMap(runs, count, labelOf, { opening, pathOf });
   const nameChars = averageNameChars(total, labelOf);
   const fixedChars = render(0).length + MORE_CHARS;
   // The line's characters without building it: the names at their average length, each run's label once.
@@ -138,11 +141,10 @@ function mostWithin(low: number, high: number, fits: (count: number) => boolean)
 
 /** Average characters of ", name" over up to 32 of the omitted entries, spread over them. */
 function averageNameChars(total: number, labelOf: (position: number) => string): number {
-  const step = Math.max(1, Math.floor(total / SAMPLED_NAMES));
+  const sample = spreadSample(total, SAMPLED_NAMES);
   let chars = 0;
-  let count = 0;
-  for (let position = 0; position < total; position += step, count++) chars += labelOf(position).length + 2;
-  return chars / Math.max(1, count);
+  for (const position of sample) chars += labelOf(position).length + 2;
+  return chars / Math.max(1, sample.length);
 }
 
 /** Each directory's path from `base` (their common directory; "" for `base` itself), as a map labels it, remembered. */
@@ -168,15 +170,14 @@ function commonDirectory(listing: Listing, directories: readonly number[]): numb
 }
 
 /**
- * The map line naming `count` omitted entries spread over them, grouped by run in line order; directories
- * below `base` (their common directory) by their path from it, its own entries without a label.
+ * The map line naming `count` omitted entries spread over them, grouped by run in line order after
+ * `opening`; each directory by its path from the one they share (`pathOf`), that one's own entries without a label.
  */
 function renderMap(
-  listing: Listing,
   runs: OmittedRuns,
   count: number,
   labelOf: (position: number) => string,
-  directories: { base: number; pathOf: (directory: number) => string },
+  directories: { opening: string; pathOf: (directory: number) => string },
 ): string {
   const total = runs.entries.length;
   const groups: string[] = [];
@@ -199,7 +200,5 @@ function renderMap(
   }
   if (current !== -1) flush(current, names);
   const rest = total - Math.min(count, total);
-  const basePath = directories.base === -1 ? "" : (listing.tree.path[directories.base] ?? "");
-  const opening = basePath === "" ? `${LISTING_MAP_OPENING}: ` : `${LISTING_MAP_OPENING} in ${directoryLabel(basePath)}: `;
-  return `${opening}${groups.join("; ")}${rest > 0 ? `; ${formatNumber(rest)} more not named` : ""}${CLOSING}`;
+  return `${directories.opening}${groups.join("; ")}${rest > 0 ? `; ${formatNumber(rest)} more not named` : ""}${CLOSING}`;
 }

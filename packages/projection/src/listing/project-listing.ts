@@ -1,15 +1,17 @@
 import { createCachingCounter } from "../file-read/caching-counter.js";
 import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView } from "../lines/build-line-view.js";
+import { withMapNotice } from "../lines/map-notice.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import { sharesOf } from "../projectors/projection-shares.js";
 import type { Projector } from "../projectors/projector.js";
-import type { TokenCounter } from "../token-counter.js";
 import { utf8Length } from "../utf8-length.js";
 import { chooseCutDepth, listingGroups, type ListingGroup } from "./listing-groups.js";
-import { listingMapNotice, LISTING_MAP_OPENING, MIN_NAME_TOKENS } from "./listing-map.js";
+import { listingMapNotice } from "./listing-map.js";
 import { listingGapNotice, listingHeader, subtreeEntries } from "./listing-notices.js";
-import { entryLabel, parseListing, type Listing } from "./parse-listing.js";
+import { mapRoom } from "./map-room.js";
+import { parseListing } from "./parse-listing.js";
+import { spreadSample } from "./spread-sample.js";
 
 // Bytes per token assumed when estimating what a sample line costs, and a generous upper bound.
 const BYTES_PER_TOKEN = 4;
@@ -70,85 +72,29 @@ export const projectListing: Projector = (input, context) => {
     { start: 0, end: total, priority: 3, take: "head", skip: true },
     { start: 0, end: total, priority: 4, take: "tail", skip: true },
   ];
-  const intentNotice = intent.selectionNotice;
-  const selectionNotice =
-    mapReserve > 0
-      ? (kept: Uint8Array): string =>
-          [intentNotice?.(kept) ?? "", listingMapNotice(lines, listing, kept, mapReserve - 2, counter, tokensPerChar)].filter((line) => line !== "").join("\n")
-      : intentNotice;
-  const intentReserve = mapReserve > 0 && intentNotice ? counter.count(intentNotice(new Uint8Array(total))) + 2 : 0;
+  const notices = withMapNotice(
+    intent.selectionNotice,
+    (kept) => listingMapNotice(lines, listing, kept, mapReserve - 2, counter, tokensPerChar),
+    mapReserve,
+    total,
+    counter,
+  );
   return buildLineView(lines, blocks, {
     budgetTokens,
     maxViewBytes: context.maxViewBytes,
     counter,
     describeGap,
     header,
-    ...(selectionNotice ? { selectionNotice } : {}),
-    ...(mapReserve > 0 ? { selectionNoticeTokens: mapReserve + intentReserve } : {}),
+    ...notices,
   });
 };
 
-/**
- * Tokens to keep for the map of omitted entries: 0 when the share cannot name a few entries or the lines
- * likely fit whole; else, estimated from what a name and a line cost on average, what naming the entries
- * that `room` leaves out costs — at most `mapTokens`. With the names' tokens per character, the map's first guess.
- */
-function mapRoom(
-  lines: readonly string[],
-  listing: Listing,
-  room: number,
-  mapTokens: number,
-  counter: TokenCounter,
-): { reserve: number; tokensPerChar?: number } {
-  const opening = counter.count(LISTING_MAP_OPENING) + 8;
-  if (mapTokens < opening + 4 * MIN_NAME_TOKENS) return { reserve: 0 };
-  const names = sampledNames(lines, listing, counter);
-  if (names.entries.length === 0) return { reserve: 0 };
-  const lineTokens = sampledLineTokens(lines, names.entries, counter);
-  // Lines and names compete for the room: kept lines k and named entries n with k·line + n·name ≤ room.
-  const omitted = names.entries.length - Math.floor(Math.max(0, room - mapTokens) / lineTokens);
-  if (omitted <= 0) return { reserve: 0 };
-  // A twentieth more: names vary around the sample's average, and a map one name short names it with "1 more".
-  return { reserve: Math.min(mapTokens, Math.ceil((opening + omitted * names.tokens) * 1.05)), tokensPerChar: names.tokensPerChar };
-}
-
-// Entries sampled (spread over the listing) to estimate what a line and a name cost.
-const SAMPLED_ENTRIES = 16;
-
-/** The entry lines, and what ", name" costs in a map: tokens and tokens per character, from one count of a sample. */
-interface SampledNames {
-  readonly entries: readonly number[];
-  readonly tokens: number;
-  readonly tokensPerChar: number;
-}
-
-function sampledNames(lines: readonly string[], listing: Listing, counter: TokenCounter): SampledNames {
-  const entries: number[] = [];
-  for (let index = 0; index < listing.isEntry.length; index++) if (listing.isEntry[index] === 1) entries.push(index);
-  const step = Math.max(1, Math.floor(entries.length / SAMPLED_ENTRIES));
-  let sample = "";
-  let count = 0;
-  for (let position = 0; position < entries.length; position += step, count++) sample += `, ${entryLabel(lines, listing, entries[position] ?? 0)}`;
-  const tokens = count === 0 ? 0 : counter.count(sample);
-  return { entries, tokens: Math.max(MIN_NAME_TOKENS, tokens / Math.max(1, count)), tokensPerChar: tokens / Math.max(1, sample.length) };
-}
-
-/** Average tokens of an entry line, from up to 16 of them spread over the listing (counted line by line: the selection reuses the counts). */
-function sampledLineTokens(lines: readonly string[], entries: readonly number[], counter: TokenCounter): number {
-  const step = Math.max(1, Math.floor(entries.length / SAMPLED_ENTRIES));
-  let tokens = 0;
-  let count = 0;
-  for (let position = 0; position < entries.length; position += step, count++) tokens += counter.count(lines[entries[position] ?? 0] ?? "");
-  return Math.max(1, tokens / Math.max(1, count));
-}
-
 /** Estimated tokens of a typical line, from the bytes of up to 200 lines spread over the listing. */
 function averageLineTokens(lines: readonly string[]): number {
-  const step = Math.max(1, Math.floor(lines.length / 200));
+  const sample = spreadSample(lines.length, 200);
   let bytes = 0;
-  let count = 0;
-  for (let index = 0; index < lines.length; index += step, count++) bytes += utf8Length(lines[index] ?? "");
-  return count === 0 ? 1 : Math.max(1, Math.ceil(bytes / count / BYTES_PER_TOKEN));
+  for (const index of sample) bytes += utf8Length(lines[index] ?? "");
+  return sample.length === 0 ? 1 : Math.max(1, Math.ceil(bytes / sample.length / BYTES_PER_TOKEN));
 }
 
 /** At most `limit` groups: all when they fit, else the largest (then earliest), in listing order. */
