@@ -52,4 +52,21 @@ describe("buildLineView() with room kept for its selection notice", () => {
     assert.equal(small.calls, 2);
     checkLineView(text, small.view, { budgetTokens: 500, maxViewBytes: 50_000, counter, resultId: RESULT_ID });
   });
+
+  it("gives the room kept back to lines when the notice turns out to say nothing", () => {
+    const options = { budgetTokens: 500, maxViewBytes: 50_000, counter, describeGap: lineGapNotice(RESULT_ID, "") };
+    const plain = buildLineView(lines, blocks, options);
+    let calls = 0;
+    const silent = buildLineView(lines, blocks, {
+      ...options,
+      selectionNotice: () => {
+        calls++;
+        return "";
+      },
+      selectionNoticeTokens: 200,
+    });
+    assert.equal(calls, 2, "selected once with the room, once without");
+    assert.equal(silent.text, plain.text, "the same view as with no notice at all");
+    checkLineView(text, silent, { ...options, resultId: RESULT_ID });
+  });
 });
