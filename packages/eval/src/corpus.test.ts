@@ -1,17 +1,13 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { createCutRulePolicy, SEED_RULE } from "./cut-rule-policy.js";
 import { readCorpus } from "./read-corpus.js";
 import { runEval } from "./run-eval.js";
 import { claudeCodePolicy, codexPolicy, geminiCliPolicy, nonePolicy, opencodePolicy } from "./vendor-policies.js";
+import { corpusFiles } from "./testing/corpus-dir.js";
 
-// The real-trajectory corpus: LOUPE_CORPUS_DIR, else shared/corpus beside the repository (absent from a user's clone).
-const corpusDir = process.env["LOUPE_CORPUS_DIR"] ?? fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
-const files = ["swe-agent.jsonl.gz", "openhands.jsonl.gz"].map((name) => join(corpusDir, name));
-const present = files.every((file) => existsSync(file));
+// The real-trajectory corpus (absent from a user's clone: then these tests skip).
+const { dir: corpusDir, files, present } = corpusFiles(["swe-agent.jsonl.gz", "openhands.jsonl.gz"]);
 
 describe("local policies on the real corpus (SWE-agent and OpenHands files)", { skip: present ? false : `no corpus at ${corpusDir}` }, () => {
   it("none keeps all evidence and carries the most; cutting policies carry no more; saving policies reach everything", async () => {

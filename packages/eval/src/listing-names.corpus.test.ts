@@ -1,18 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { createTokenCounter, projectResult } from "@loupe/projection";
 import { blindCut } from "./blind-policy.js";
 import type { CorpusRow } from "./corpus-row.js";
 import { readCorpus, splitOf } from "./read-corpus.js";
 import { toolCallOf } from "./tool-call.js";
+import { corpusFiles } from "./testing/corpus-dir.js";
 
-// The real-trajectory corpus: LOUPE_CORPUS_DIR, else shared/corpus beside the repository (absent from a user's clone).
-const corpusDir = process.env["LOUPE_CORPUS_DIR"] ?? fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
-const files = ["mini-swe-agent.jsonl.gz", "swe-agent.jsonl.gz", "openhands.jsonl.gz"].map((name) => join(corpusDir, name));
-const present = files.every((file) => existsSync(file));
+// The real-trajectory corpus (absent from a user's clone: then these tests skip).
+const { dir: corpusDir, files, present } = corpusFiles(["mini-swe-agent.jsonl.gz", "swe-agent.jsonl.gz", "openhands.jsonl.gz"]);
 const counter = createTokenCounter();
 const BUDGETS = [500, 1000, 2000];
 
