@@ -54,13 +54,36 @@ function piece(start: number, end: number, priority: number, fallbackTokens: num
 }
 
 // The block's key segments from both ends inwards: the line that opens it, the exception that ends it, then
-// the outermost and innermost frames and so on. Each one kept next to a kept one adds no gap notice.
-function keySegments(block: ErrorBlock): BlockSegment[] {
-  const key = block.segments.filter((segment) => segment.rank === 0);
+// the outermost and innermost frames and so on. A block of chained tracebacks ("The above exception was the
+// direct cause …") is taken traceback by traceback, the last (the one that reached the top, whose outermost
+// frame is the caller's own code) first, each from its ends: every traceback's ends come before any middle.
+// Each one kept next to a kept one adds no gap notice.
+function keySegments(block: ErrorBlock, kinds: readonly LineKind[]): BlockSegment[] {
+  const groups: BlockSegment[][] = [];
+  for (const segment of block.segments) {
+    if (segment.rank !== 0) continue;
+    const current = groups[groups.length - 1];
+    if (current === undefined || (kinds[segment.start] === "trace_header" && current.length > 0)) groups.push([segment]);
+    else current.push(segment);
+  }
+  const inwards = groups.map(fromBothEnds);
+  if (inwards.length > 1) inwards.unshift(...inwards.splice(inwards.length - 1, 1));
   const ordered: BlockSegment[] = [];
-  for (let low = 0, high = key.length - 1; low <= high; low++, high--) {
-    const first = key[low];
-    const last = key[high];
+  for (let depth = 0; inwards.some((group) => depth < group.length); depth++) {
+    for (const group of inwards) {
+      const segment = group[depth];
+      if (segment !== undefined) ordered.push(segment);
+    }
+  }
+  return ordered;
+}
+
+// Segments ordered from both ends inwards: first, last, second, second to last …
+function fromBothEnds(segments: readonly BlockSegment[]): BlockSegment[] {
+  const ordered: BlockSegment[] = [];
+  for (let low = 0, high = segments.length - 1; low <= high; low++, high--) {
+    const first = segments[low];
+    const last = segments[high];
     if (first !== undefined) ordered.push(first);
     if (last !== undefined && high !== low) ordered.push(last);
   }
@@ -68,8 +91,15 @@ function keySegments(block: ErrorBlock): BlockSegment[] {
 }
 
 // A whole piece too large to fit keeps its start within `fallbackTokens` (the piece share of the budget) instead.
-function blockPieces(block: ErrorBlock, priority: number, detailPriority: number, fallbackTokens: number, withContext: boolean): LineBlock[] {
-  const pieces = keySegments(block).flatMap((segment) => piece(segment.start, segment.end, priority, fallbackTokens));
+function blockPieces(
+  block: ErrorBlock,
+  kinds: readonly LineKind[],
+  priority: number,
+  detailPriority: number,
+  fallbackTokens: number,
+  withContext: boolean,
+): LineBlock[] {
+  const pieces = keySegments(block, kinds).flatMap((segment) => piece(segment.start, segment.end, priority, fallbackTokens));
   block.segments.forEach((segment, index) => {
     if (segment.rank === 2) pieces.push({ start: segment.start, end: segment.end, priority: P_LIBRARY, take: "all" });
     if (segment.rank !== 1) return;
@@ -117,14 +147,14 @@ export function commandLineBlocks(kinds: readonly LineKind[], errorBlocks: reado
   if (options.headFirstTokens > 0) blocks.push({ start: 0, end: total, priority: P_VERDICT, take: "head", maxTokens: Math.floor(options.headFirstTokens) });
   const last = errorBlocks[errorBlocks.length - 1];
   const first = errorBlocks[0];
-  if (last !== undefined) blocks.push(...blockPieces(last, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
-  if (first !== undefined && first !== last) blocks.push(...blockPieces(first, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
+  if (last !== undefined) blocks.push(...blockPieces(last, kinds, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
+  if (first !== undefined && first !== last) blocks.push(...blockPieces(first, kinds, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
   for (const index of linesOfKind(kinds, "failure", MAX_SINGLE_LINES_OFFERED))
     blocks.push({ start: index, end: index + 1, priority: P_FAILURE_NAMES, take: "all" });
   const others = errorBlocks.slice(1, -1);
   const offered =
     others.length <= MAX_BLOCKS_OFFERED ? others : [...others.slice(0, MAX_BLOCKS_OFFERED / 2), ...others.slice(others.length - MAX_BLOCKS_OFFERED / 2)];
-  for (const block of offered) blocks.push(...blockPieces(block, P_OTHER, P_OTHER_DETAIL, pieceTokens, false));
+  for (const block of offered) blocks.push(...blockPieces(block, kinds, P_OTHER, P_OTHER_DETAIL, pieceTokens, false));
   blocks.push({ start: 0, end: total, priority: P_HEAD, take: "head", maxTokens: Math.floor(budgetTokens * shares.head) });
   blocks.push({ start: 0, end: total, priority: P_HEAD, take: "tail", maxTokens: Math.floor(budgetTokens * shares.moreTail) });
   for (const index of linesOfKind(kinds, "warning", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_WARNINGS, take: "all" });

@@ -70,7 +70,8 @@ function measure(calls: readonly CorpusCall[], budgetTokens: number): Tally {
   const tally: Tally = { outputs: 0, items: 0, command: 0, headTail: 0 };
   for (const call of calls) {
     const items = evidenceItems(call);
-    const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_corpus", view: "" };
+    // A result id shaped as the gateway's (r_ + 32 characters): notices cost what they cost there.
+    const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_0123456789abcdefghijABCDEFGHIJ_-", view: "" };
     const exitCode = typeof call.exit_code === "number" ? call.exit_code : Number.parseInt(String(call.exit_code ?? ""), 10);
     const input = {
       text: call.output,

@@ -63,6 +63,7 @@ export const projectCommand: Projector = (input, context) => {
     maxViewBytes: context.maxViewBytes,
     counter: context.counter,
     describeGap,
+    briefGaps: true,
     ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
   };
   if (input.text.includes("\r"))

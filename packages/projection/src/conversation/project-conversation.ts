@@ -53,6 +53,7 @@ export const projectConversation: Projector = (input, context) => {
     maxViewBytes: context.maxViewBytes,
     counter: context.counter,
     describeGap,
+    briefGaps: true,
     ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
   };
   const draft = buildLineView(input.lines, blocks, { ...options, header: selectionHeader(turns) });

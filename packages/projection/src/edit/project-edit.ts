@@ -33,6 +33,7 @@ export const projectEdit: Projector = (input, context) => {
     maxViewBytes: context.maxViewBytes,
     counter: context.counter,
     describeGap: lineGapNotice(context.resultId),
+    briefGaps: true,
     header,
   });
 };

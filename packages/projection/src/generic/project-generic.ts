@@ -53,6 +53,7 @@ export const projectGeneric: Projector = (input, context) => {
     maxViewBytes: context.maxViewBytes,
     counter: context.counter,
     describeGap,
+    briefGaps: true,
     ...(intent.selectionNotice ? { selectionNotice: intent.selectionNotice } : {}),
   });
 };

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { splitLines } from "../split-lines.js";
+import { checkLineView } from "../testing/check-line-view.js";
+import { createTokenCounter } from "../token-counter.js";
+import { projectCommand } from "./project-command.js";
+import { shownLineNumbers } from "./testing/view-lines.js";
+
+// A real Python run whose error is a chain: the exception raised deep down ("TypeError …"), then "The above
+// exception was the direct cause of the following exception:" and the traceback that reached the top, whose
+// outermost frame is the script's own line that started it all.
+const counter = createTokenCounter();
+const DEPTH = 24;
+
+function chainedScript(): string {
+  const levels = Array.from({ length: DEPTH }, (_, level) =>
+    level === DEPTH - 1
+      ? `def level_${String(level)}(value):\n    try:\n        encode(value)\n    except TypeError as exc:\n        raise ValueError(f"with tag (0066, 0040): {exc}") from exc\n`
+      : `def level_${String(level)}(value):\n    return level_${String(level + 1)}(value)\n`,
+  );
+  return [
+    `for index in range(30):\n    print(f"step {index}: loading record {index} of the batch")\n`,
+    `def encode(value):\n    raise TypeError("a bytes-like object is required, not 'list'")\n`,
+    ...levels,
+    `level_0([1, 2, 3])  # save_marker\n`,
+  ].join("\n");
+}
+
+describe("projectCommand() on a chained Python traceback", () => {
+  let dir = "";
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "loupe-traceback-"));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("keeps the ends of each traceback (the script's own line, both exceptions) before the frames between", (t) => {
+    const python = ["python3", "/usr/bin/python3"].find((candidate) => spawnSync(candidate, ["--version"]).status === 0);
+    if (python === undefined) return t.skip("python3 is not installed (scripts/install-tools.sh installs it)");
+    writeFileSync(join(dir, "chained.py"), chainedScript());
+    const result = spawnSync(python, ["chained.py"], { cwd: dir, encoding: "utf8" });
+    const output = `${result.stdout}${result.stderr}`;
+    assert.equal(result.status, 1);
+    const lines = splitLines(output);
+    const numberOf = (predicate: (line: string) => boolean): number => lines.findIndex(predicate) + 1;
+    const scriptLine = numberOf((line) => line.includes("# save_marker"));
+    const firstException = numberOf((line) => line.startsWith("TypeError: "));
+    const lastException = numberOf((line) => line.startsWith("ValueError: "));
+    const cause = numberOf((line) => line.startsWith("The above exception was the direct cause"));
+    assert.ok(scriptLine > cause && firstException < cause && lastException === lines.length, "the run printed a chain of two tracebacks");
+    const middleFrames = lines.flatMap((line, index) =>
+      index + 1 > scriptLine + 6 && index + 1 < lastException - 6 && line.includes("in level_") ? [index + 1] : [],
+    );
+    for (const budgetTokens of [400, 500, 700]) {
+      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
+      const view = projectCommand(
+        { text: output, lines, toolName: "bash", args: { command: "python3 chained.py" }, isError: true, exitCode: 1, timedOut: false, durationMs: 80 },
+        options,
+      );
+      checkLineView(output, view, options);
+      const shown = shownLineNumbers(view, lines.length);
+      for (const [what, line] of [
+        ["the script's own line", scriptLine],
+        ["the first exception", firstException],
+        ["the last exception", lastException],
+      ] as const) {
+        assert.ok(shown.has(line), `@${String(budgetTokens)}: ${what} (line ${String(line)}) missing:\n${view.text}`);
+      }
+      // Frames in the middle of the long traceback give way to the ends of both.
+      assert.ok(
+        middleFrames.some((line) => !shown.has(line)),
+        `@${String(budgetTokens)}: the budget is small enough to leave frames out (${String(middleFrames.length)} middle frames)`,
+      );
+    }
+  });
+
+  it("writes later gap notices briefly, each omission keeping its whole continuation", () => {
+    const text = Array.from({ length: 300 }, (_, index) =>
+      index % 50 === 25 ? `error: failure number ${String(index)}` : `line ${String(index)} of ordinary output`,
+    ).join("\n");
+    const options = { budgetTokens: 400, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
+    const view = projectCommand(
+      { text, lines: splitLines(text), toolName: "bash", args: { command: "run" }, isError: false, exitCode: 1, timedOut: false, durationMs: 5 },
+      options,
+    );
+    const notices = view.text.split("\n").filter((line) => /^\[loupe\] lines? \d/.test(line));
+    assert.ok(notices.length >= 3, `several gaps:\n${view.text}`);
+    assert.match(notices[0] ?? "", /"result_id":"r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d"/);
+    for (const notice of notices.slice(1))
+      assert.match(notice, /^\[loupe\] lines? [\d,–]+ omitted; recover as above with \{"start_line":\d+,"end_line":\d+\}$/);
+    for (const omission of view.omissions)
+      assert.match(omission.continuationJson, /^\{"result_id":"r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d","start_line":\d+,"end_line":\d+\}$/);
+  });
+});
