@@ -178,6 +178,17 @@ describe("classifyLines()", () => {
     assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "frame", "error", "ordinary", "detail", "ordinary", "trace_header"]);
   });
 
+  it("ends a traceback at the exception raised, a warning class too", () => {
+    const text = [
+      "Traceback (most recent call last):",
+      '  File "/testbed/pkg/shapes.py", line 278, in ShapedLikeNDArray',
+      "    for name in np.core.fromnumeric.__all__",
+      "DeprecationWarning: numpy.core is deprecated and has been renamed to numpy._core",
+      "/testbed/x.py:3: DeprecationWarning: this is old",
+    ].join("\n");
+    assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "error", "warning"]);
+  });
+
   it("keeps pytest's short test summary block whole, ending at the final tally", () => {
     const text = [
       "=========================== short test summary info ============================",

@@ -12,15 +12,12 @@ import {
   TAP_YAML_END,
   TAP_YAML_START,
   TRACEBACK_HEADER,
-  WARNING_DIAGNOSTICS,
-  anyOf,
   isLibraryFrame,
   type LineTag,
 } from "./line-patterns.js";
 
 // The hot loop runs one combined match per line (see createLineMatcher).
 const matchLine = createLineMatcher(LINE_TABLE);
-const isWarning = anyOf(WARNING_DIAGNOSTICS);
 const BLANK = /^\s*$/;
 
 /**
@@ -168,7 +165,8 @@ function tracebackLine(text: string, state: State): LineKind | undefined {
   if (/^\s/.test(text)) return state.traceback;
   state.traceback = undefined;
   if (TRACEBACK_HEADER.test(text)) return undefined;
-  return isWarning(text) && !/Error|Exception/.test(text) ? "warning" : "error";
+  // The line that ends a traceback is the exception raised, a warning class too (raised as an error).
+  return "error";
 }
 
 function attachedKind(text: string, state: State): LineKind {

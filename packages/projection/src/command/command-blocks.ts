@@ -5,8 +5,9 @@ import type { BlockSegment, ErrorBlock } from "./find-error-blocks.js";
 
 // Counts that shape a command's view (its shares of the budget are ProjectionShares["command"]).
 /** How many last lines are kept first: verdicts live there. */
-export const TAIL_LINES = 5;
+const TAIL_LINES = 5;
 const SHORT_PIECE_LINES = 3;
+const BLANK = /^\s*$/;
 const CONTEXT_BEFORE = 2;
 const CONTEXT_AFTER = 2;
 // The engine cannot keep more than the budget holds: past these counts, only both ends are offered.
@@ -26,6 +27,14 @@ const P_CONTEXT = 1.6;
 const P_HEAD = 2;
 const P_WARNINGS = 2.5;
 const P_REST = 3;
+
+/** Where the last TAIL_LINES lines that are not blank start (blank lines a program ends with hold no verdict). */
+export function lastLinesStart(lines: readonly string[]): number {
+  let found = 0;
+  let index = lines.length;
+  while (index > 0 && found < TAIL_LINES) if (!BLANK.test(lines[--index] ?? "")) found++;
+  return index;
+}
 
 /** Lines of one kind, in order, capped to their first and last `max / 2`. */
 function linesOfKind(kinds: readonly LineKind[], kind: LineKind, max: number): number[] {
@@ -136,14 +145,19 @@ export interface CommandBlockOptions {
  * head (head-weighted), more tail, warnings, and the rest of the head and
  * tail. See {@link findErrorBlocks}.
  */
-export function commandLineBlocks(kinds: readonly LineKind[], errorBlocks: readonly ErrorBlock[], options: CommandBlockOptions): LineBlock[] {
+export function commandLineBlocks(
+  lines: readonly string[],
+  kinds: readonly LineKind[],
+  errorBlocks: readonly ErrorBlock[],
+  options: CommandBlockOptions,
+): LineBlock[] {
   const { budgetTokens, shares } = options;
   const pieceTokens = budgetTokens * shares.piece;
   const total = kinds.length;
   const blocks: LineBlock[] = [];
   for (const index of linesOfKind(kinds, "summary", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_VERDICT, take: "all" });
   for (const [start, end] of summaryBlocks(kinds)) blocks.push(...piece(start, end, P_VERDICT, budgetTokens * shares.summaryBlockFallback));
-  blocks.push({ start: Math.max(0, total - TAIL_LINES), end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * shares.tail) });
+  blocks.push({ start: lastLinesStart(lines), end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * shares.tail) });
   if (options.headFirstTokens > 0) blocks.push({ start: 0, end: total, priority: P_VERDICT, take: "head", maxTokens: Math.floor(options.headFirstTokens) });
   const last = errorBlocks[errorBlocks.length - 1];
   const first = errorBlocks[0];

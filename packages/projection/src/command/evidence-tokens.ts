@@ -9,8 +9,8 @@ export interface EvidenceTokensOptions {
   limit: number;
   /** Tokens one gap notice costs. */
   noticeTokens: number;
-  /** How many last lines count as verdict lines. */
-  tailLines: number;
+  /** Where the last lines that count as verdict lines start (see lastLinesStart). */
+  tailStart: number;
 }
 
 /** What a command's evidence costs in a view, in tokens (each at most `limit + 1`). */
@@ -36,7 +36,7 @@ export function evidenceTokens(
   for (const block of errorBlocks) for (const segment of block.segments) if (segment.rank === 0) errorLines.fill(1, segment.start, segment.end);
   const allLines = errorLines.slice();
   for (let index = 0; index < kinds.length; index++) if (kinds[index] === "summary" || kinds[index] === "summary_block") allLines[index] = 1;
-  allLines.fill(1, Math.max(0, lines.length - options.tailLines));
+  allLines.fill(1, Math.max(0, options.tailStart));
   return { errors: cost(lines, errorLines, options), all: cost(lines, allLines, options) };
 }
 

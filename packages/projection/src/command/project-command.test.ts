@@ -229,6 +229,16 @@ describe("projectCommand()", () => {
     assert.ok(view.text.startsWith("[loupe] $ run-it --all · exit 4 (failed)"));
   });
 
+  it("keeps the last lines that are not blank, whatever blank lines the output ends with", () => {
+    const verdicts = Array.from({ length: 5 }, (_, index) => `verdict line ${String(index)}: checksum mismatch in block ${String(index * 17)}\n`);
+    const text = "processing item with a few words of ordinary progress output\n".repeat(400) + verdicts.join("") + "\n".repeat(8);
+    // No share of the tail beyond the last lines: only they can keep the verdicts.
+    const options = { ...context(500), shares: { command: { moreTail: 0 } } };
+    const view = projectCommand(commandInput(text, { exitCode: 0 }), options);
+    checkLineView(text, view, options);
+    for (const verdict of verdicts) assert.ok(view.text.includes(verdict), `${verdict.trim()} missing:\n${view.text}`);
+  });
+
   it("keeps pytest's short test summary block whole", () => {
     const names = Array.from({ length: 8 }, (_, index) => `FAILED tests/test_mod.py::test_case_${String(index)} - assert ${String(index)} == 1\n`);
     const text =

@@ -8,7 +8,7 @@ import { utf8Length } from "../utf8-length.js";
 import { classifyLines, type LineKind } from "./classify-lines.js";
 import { collapseRedraws, hasRedraws } from "./collapse-redraws.js";
 import { commandHeader } from "./command-header.js";
-import { TAIL_LINES, commandLineBlocks } from "./command-blocks.js";
+import { commandLineBlocks, lastLinesStart } from "./command-blocks.js";
 import { evidenceTokens } from "./evidence-tokens.js";
 import { findErrorBlocks, type ErrorBlock } from "./find-error-blocks.js";
 import { blocksNotShown, missingBlocksNotice } from "./missing-blocks-notice.js";
@@ -57,7 +57,7 @@ export const projectCommand: Projector = (input, context) => {
   });
   // The head before the error blocks takes less when the intent's lines claim part of the budget.
   const headFirst = Math.max(0, headFirstTokens(input, context, kinds, errorBlocks, main, shares) - intent.tokens);
-  const blocks = [...intent.blocks, ...commandLineBlocks(kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirst, shares })];
+  const blocks = [...intent.blocks, ...commandLineBlocks(lines, kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirst, shares })];
   const options: LineViewOptions = {
     budgetTokens: context.budgetTokens,
     maxViewBytes: context.maxViewBytes,
@@ -111,7 +111,7 @@ function headFirstTokens(
   const isTestRun = kinds.some((kind) => kind === "summary" || kind === "summary_block" || kind === "failure");
   const share = budgetTokens * (isTestRun ? shares.testRunHead : shares.scriptHead);
   const noticeTokens = counter.count(lineGapNotice(context.resultId)(input.lines.length, input.lines.length, input.lines.length).description + "\n");
-  const evidence = evidenceTokens(input.lines, kinds, errorBlocks, { counter, limit: budgetTokens, noticeTokens, tailLines: TAIL_LINES });
+  const evidence = evidenceTokens(input.lines, kinds, errorBlocks, { counter, limit: budgetTokens, noticeTokens, tailStart: lastLinesStart(input.lines) });
   // Invariant 5: when the error evidence is large, the first and last error blocks and the summaries
   // come before any ordinary output (measured on the corpus, a head share first would keep slightly
   // more next-step evidence for scripts, and less for test runs; the invariant decides).
