@@ -57,7 +57,10 @@ export const projectCommand: Projector = (input, context) => {
   });
   // The head before the error blocks takes less when the intent's lines claim part of the budget.
   const headFirst = Math.max(0, headFirstTokens(input, context, kinds, errorBlocks, main, shares) - intent.tokens);
-  const blocks = [...intent.blocks, ...commandLineBlocks(lines, kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirst, shares })];
+  const blocks = [
+    ...intent.blocks,
+    ...commandLineBlocks(lines, kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirst, shares }),
+  ];
   const options: LineViewOptions = {
     budgetTokens: context.budgetTokens,
     maxViewBytes: context.maxViewBytes,
