@@ -189,6 +189,20 @@ describe("classifyLines()", () => {
     assert.deepEqual(kindsOf(text), ["trace_header", "frame", "frame", "error", "warning"]);
   });
 
+  it("takes the place Node prints above an uncaught error as the frame it was thrown in, with its code and caret", () => {
+    const text = [
+      "step 3 done",
+      "/app/src/thrower.js:3",
+      '  if (Array.isArray(value)) throw new TypeError("bad value");',
+      "                            ^",
+      "",
+      "TypeError: bad value",
+      "    at encodeValue (/app/src/thrower.js:3:35)",
+    ].join("\n");
+    assert.deepEqual(kindsOf(text), ["ordinary", "frame", "frame", "frame", "ordinary", "error", "frame"]);
+    assert.deepEqual(kindsOf(text.replace("/app/src/thrower.js:3", "node:events:502")).slice(1, 4), ["library_frame", "library_frame", "library_frame"]);
+  });
+
   it("keeps pytest's short test summary block whole, ending at the final tally", () => {
     const text = [
       "=========================== short test summary info ============================",

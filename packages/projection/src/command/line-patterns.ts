@@ -113,7 +113,7 @@ export const TAP_YAML_END = /^\s+\.\.\.$/;
 
 // Frames in installed packages, the standard library or the runtime: collapsed first when room is short.
 const LIBRARY_PATH =
-  /site-packages|dist-packages|[\\/]lib[\\/]python\d|[\\/]usr[\\/]lib[\\/]|[\\/]usr[\\/]local[\\/]lib[\\/]|node_modules|node:internal|\(node:|<frozen |[\\/]\.pyenv[\\/]|[\\/]\.cargo[\\/]registry|[\\/]rustc[\\/][0-9a-f]{8}|[\\/]go[\\/]pkg[\\/]mod[\\/]/;
+  /site-packages|dist-packages|[\\/]lib[\\/]python\d|[\\/]usr[\\/]lib[\\/]|[\\/]usr[\\/]local[\\/]lib[\\/]|node_modules|node:internal|^node:|\(node:|<frozen |[\\/]\.pyenv[\\/]|[\\/]\.cargo[\\/]registry|[\\/]rustc[\\/][0-9a-f]{8}|[\\/]go[\\/]pkg[\\/]mod[\\/]/;
 
 /** True when a frame line points into a library or the runtime rather than the repository. */
 export function isLibraryFrame(text: string): boolean {

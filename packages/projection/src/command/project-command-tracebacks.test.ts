@@ -10,9 +10,10 @@ import { createTokenCounter } from "../token-counter.js";
 import { projectCommand } from "./project-command.js";
 import { shownLineNumbers } from "./testing/view-lines.js";
 
-// A real Python run whose error is a chain: the exception raised deep down ("TypeError …"), then "The above
-// exception was the direct cause of the following exception:" and the traceback that reached the top, whose
-// outermost frame is the script's own line that started it all.
+// Real runs that end in an error: a Python chain (the exception raised deep down, then "The above exception
+// was the direct cause of the following exception:" and the traceback that reached the top, whose outermost
+// frame is the script's own line that started it all), and an uncaught Node error (the place it was thrown,
+// its line of code and a caret, above the error and its stack).
 const counter = createTokenCounter();
 const DEPTH = 24;
 
@@ -30,7 +31,7 @@ function chainedScript(): string {
   ].join("\n");
 }
 
-describe("projectCommand() on a chained Python traceback", () => {
+describe("projectCommand() on real tracebacks", () => {
   let dir = "";
   before(() => {
     dir = mkdtempSync(join(tmpdir(), "loupe-traceback-"));
@@ -74,6 +75,34 @@ describe("projectCommand() on a chained Python traceback", () => {
         middleFrames.some((line) => !shown.has(line)),
         `@${String(budgetTokens)}: the budget is small enough to leave frames out (${String(middleFrames.length)} middle frames)`,
       );
+    }
+  });
+
+  it("keeps where an uncaught Node error was thrown: the place, its line of code and the caret", () => {
+    const script = [
+      "for (let index = 0; index < 300; index++) console.log(`step ${index}: loading record ${index} of the batch`);",
+      "function encodeValue(value) {",
+      '  if (Array.isArray(value)) throw new TypeError("a bytes-like object is required, not an array");',
+      "}",
+      "function saveAs(target) { encodeValue([1, 2, 3]); }",
+      'saveAs("out_marker.dcm");',
+    ].join("\n");
+    writeFileSync(join(dir, "thrower.js"), script);
+    const result = spawnSync(process.execPath, ["thrower.js"], { cwd: dir, encoding: "utf8" });
+    const output = `${result.stdout}${result.stderr}`;
+    assert.equal(result.status, 1);
+    const lines = splitLines(output);
+    const place = lines.findIndex((line) => /thrower\.js:3\n$/.test(line)) + 1;
+    assert.ok(place > 300 && (lines[place] ?? "").includes("throw new TypeError"), `node printed the place of the throw:\n${output.slice(-800)}`);
+    for (const budgetTokens of [300, 500]) {
+      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
+      const view = projectCommand(
+        { text: output, lines, toolName: "bash", args: { command: "node thrower.js" }, isError: true, exitCode: 1, timedOut: false, durationMs: 40 },
+        options,
+      );
+      checkLineView(output, view, options);
+      const shown = shownLineNumbers(view, lines.length);
+      for (const line of [place, place + 1, place + 2]) assert.ok(shown.has(line), `@${String(budgetTokens)}: line ${String(line)} missing:\n${view.text}`);
     }
   });
 
