@@ -16,8 +16,19 @@ function hiddenLines(omissions: readonly LineOmission[], totalLines: number): Ui
   return hidden;
 }
 
-function range(block: ErrorBlock): string {
-  return block.end - block.start === 1 ? formatNumber(block.start + 1) : `${formatNumber(block.start + 1)}–${formatNumber(block.end)}`;
+function range(span: { start: number; end: number }): string {
+  return span.end - span.start === 1 ? formatNumber(span.start + 1) : `${formatNumber(span.start + 1)}–${formatNumber(span.end)}`;
+}
+
+/** The blocks' line spans, blocks that touch (one ends where the next starts: a run of one-line diagnostics) joined. */
+function spansOf(blocks: readonly ErrorBlock[]): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  for (const block of blocks) {
+    const last = spans[spans.length - 1];
+    if (last !== undefined && block.start <= last.end) last.end = Math.max(last.end, block.end);
+    else spans.push({ start: block.start, end: block.end });
+  }
+  return spans;
 }
 
 /**
@@ -33,15 +44,17 @@ export function blocksNotShown(blocks: readonly ErrorBlock[], omissions: readonl
  * The header line naming the error blocks a view could not show in full, by
  * their line ranges in the original (each range lies within the view's
  * omissions, so it is recoverable): "[loupe] 7 error blocks; 2 not shown in
- * full: lines 120–140, 300–310". At most six ranges are listed, then how many
- * more. "" when every block is shown.
+ * full: lines 120–140, 300–310". Blocks that touch (a run of one-line
+ * diagnostics) share one range. At most six ranges are listed, then how many
+ * more ranges. "" when every block is shown.
  */
 export function missingBlocksNotice(blocks: readonly ErrorBlock[], notShown: readonly ErrorBlock[]): string {
   if (notShown.length === 0) return "";
-  const first = notShown[0];
-  const noun = notShown.length === 1 && first !== undefined && first.end - first.start === 1 ? "line" : "lines";
-  const listed = `${noun} ${notShown.slice(0, MAX_LISTED_RANGES).map(range).join(", ")}`;
-  const more = notShown.length > MAX_LISTED_RANGES ? `, and ${formatNumber(notShown.length - MAX_LISTED_RANGES)} more` : "";
+  const spans = spansOf(notShown);
+  const first = spans[0];
+  const noun = spans.length === 1 && first !== undefined && first.end - first.start === 1 ? "line" : "lines";
+  const listed = `${noun} ${spans.slice(0, MAX_LISTED_RANGES).map(range).join(", ")}`;
+  const more = spans.length > MAX_LISTED_RANGES ? `, and ${formatNumber(spans.length - MAX_LISTED_RANGES)} more` : "";
   const blocksNoun = blocks.length === 1 ? "error block" : "error blocks";
   return `[loupe] ${formatNumber(blocks.length)} ${blocksNoun}; ${formatNumber(notShown.length)} not shown in full: ${listed}${more}`;
 }

@@ -190,6 +190,18 @@ describe("projectCommand()", () => {
     }
   });
 
+  it("names a run of one-line diagnostics it could not show as one range", () => {
+    const diagnostics = Array.from(
+      { length: 60 },
+      (_, index) => `src/mod.ts(${String(index + 1)},14): error TS2322: Type 'string' is not assignable to type 'number'.\n`,
+    );
+    const text = "compiling one module of the project with the default settings\n".repeat(80) + diagnostics.join("");
+    const view = projectCommand(commandInput(text, { exitCode: 2 }), context(400));
+    checkLineView(text, view, context(400));
+    const header = view.text.split("\n")[1] ?? "";
+    assert.match(header, /^\[loupe\] 60 error blocks; \d+ not shown in full: lines [\d,]+–[\d,]+$/);
+  });
+
   it("collapses library frames before repository frames when room is short", () => {
     // Four repository frames, each calling into six library frames.
     const frames = Array.from({ length: 28 }, (_, index) =>
