@@ -203,6 +203,19 @@ describe("classifyLines()", () => {
     assert.deepEqual(kindsOf(text.replace("/app/src/thrower.js:3", "node:events:502")).slice(1, 4), ["library_frame", "library_frame", "library_frame"]);
   });
 
+  it("follows a JVM stack trace: the exception and its cause, the program's frames, library frames, the elided rest", () => {
+    const text = [
+      'Exception in thread "main" java.lang.IllegalStateException: could not load config',
+      "\tat com.acme.app.Config.load(Config.java:42)",
+      "Caused by: java.io.FileNotFoundException: /etc/acme.conf (No such file or directory)",
+      "\tat java.base/java.io.FileInputStream.open0(Native Method)",
+      "\tat org.junit.runners.ParentRunner.run(ParentRunner.java:413)",
+      "\tat com.acme.app.Config.read(Config.java:77)",
+      "\t... 2 more",
+    ].join("\n");
+    assert.deepEqual(kindsOf(text), ["error", "frame", "error", "library_frame", "library_frame", "frame", "detail"]);
+  });
+
   it("keeps pytest's short test summary block whole, ending at the final tally", () => {
     const text = [
       "=========================== short test summary info ============================",

@@ -1,6 +1,7 @@
 import type { LineBlock } from "../lines/select-lines.js";
 import type { ProjectionShares } from "../projectors/projection-shares.js";
 import type { LineKind } from "./classify-lines.js";
+import { JVM_CAUSE } from "./line-patterns.js";
 import type { BlockSegment, ErrorBlock } from "./find-error-blocks.js";
 
 // Counts that shape a command's view (its shares of the budget are ProjectionShares["command"]).
@@ -64,15 +65,16 @@ function piece(start: number, end: number, priority: number, fallbackTokens: num
 
 // The block's key segments from both ends inwards: the line that opens it, the exception that ends it, then
 // the outermost and innermost frames and so on. A block of chained tracebacks ("The above exception was the
-// direct cause …") is taken traceback by traceback, the last (the one that reached the top, whose outermost
-// frame is the caller's own code) first, each from its ends: every traceback's ends come before any middle.
-// Each one kept next to a kept one adds no gap notice.
-function keySegments(block: ErrorBlock, kinds: readonly LineKind[]): BlockSegment[] {
+// direct cause …") is taken traceback by traceback, the last (in Python the one that reached the top, whose
+// outermost frame is the caller's own code; on the JVM, after "Caused by:", the root cause) first, each from
+// its ends: every traceback's ends come before any middle. Each one kept next to a kept one adds no gap notice.
+function keySegments(block: ErrorBlock, lines: readonly string[], kinds: readonly LineKind[]): BlockSegment[] {
   const groups: BlockSegment[][] = [];
   for (const segment of block.segments) {
     if (segment.rank !== 0) continue;
     const current = groups[groups.length - 1];
-    if (current === undefined || (kinds[segment.start] === "trace_header" && current.length > 0)) groups.push([segment]);
+    const opens = kinds[segment.start] === "trace_header" || JVM_CAUSE.test(lines[segment.start] ?? "");
+    if (current === undefined || (opens && current.length > 0)) groups.push([segment]);
     else current.push(segment);
   }
   const inwards = groups.map(fromBothEnds);
@@ -102,13 +104,14 @@ function fromBothEnds(segments: readonly BlockSegment[]): BlockSegment[] {
 // A whole piece too large to fit keeps its start within `fallbackTokens` (the piece share of the budget) instead.
 function blockPieces(
   block: ErrorBlock,
+  lines: readonly string[],
   kinds: readonly LineKind[],
   priority: number,
   detailPriority: number,
   fallbackTokens: number,
   withContext: boolean,
 ): LineBlock[] {
-  const pieces = keySegments(block, kinds).flatMap((segment) => piece(segment.start, segment.end, priority, fallbackTokens));
+  const pieces = keySegments(block, lines, kinds).flatMap((segment) => piece(segment.start, segment.end, priority, fallbackTokens));
   block.segments.forEach((segment, index) => {
     if (segment.rank === 2) pieces.push({ start: segment.start, end: segment.end, priority: P_LIBRARY, take: "all" });
     if (segment.rank !== 1) return;
@@ -161,14 +164,14 @@ export function commandLineBlocks(
   if (options.headFirstTokens > 0) blocks.push({ start: 0, end: total, priority: P_VERDICT, take: "head", maxTokens: Math.floor(options.headFirstTokens) });
   const last = errorBlocks[errorBlocks.length - 1];
   const first = errorBlocks[0];
-  if (last !== undefined) blocks.push(...blockPieces(last, kinds, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
-  if (first !== undefined && first !== last) blocks.push(...blockPieces(first, kinds, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
+  if (last !== undefined) blocks.push(...blockPieces(last, lines, kinds, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
+  if (first !== undefined && first !== last) blocks.push(...blockPieces(first, lines, kinds, P_FIRST_LAST, P_FIRST_LAST_DETAIL, pieceTokens, true));
   for (const index of linesOfKind(kinds, "failure", MAX_SINGLE_LINES_OFFERED))
     blocks.push({ start: index, end: index + 1, priority: P_FAILURE_NAMES, take: "all" });
   const others = errorBlocks.slice(1, -1);
   const offered =
     others.length <= MAX_BLOCKS_OFFERED ? others : [...others.slice(0, MAX_BLOCKS_OFFERED / 2), ...others.slice(others.length - MAX_BLOCKS_OFFERED / 2)];
-  for (const block of offered) blocks.push(...blockPieces(block, kinds, P_OTHER, P_OTHER_DETAIL, pieceTokens, false));
+  for (const block of offered) blocks.push(...blockPieces(block, lines, kinds, P_OTHER, P_OTHER_DETAIL, pieceTokens, false));
   blocks.push({ start: 0, end: total, priority: P_HEAD, take: "head", maxTokens: Math.floor(budgetTokens * shares.head) });
   blocks.push({ start: 0, end: total, priority: P_HEAD, take: "tail", maxTokens: Math.floor(budgetTokens * shares.moreTail) });
   for (const index of linesOfKind(kinds, "warning", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_WARNINGS, take: "all" });

@@ -83,6 +83,8 @@ export const ERROR_PATTERNS: readonly RegExp[] = [
   /^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Failure|Fault)(: .*)?$/, // Python exception line
   /^make(\[\d+\])?: \*\*\* /,
   /^thread '.*' panicked at /,
+  /^Exception in thread "[^"]*" \S/, // JVM: an uncaught exception
+  /^Caused by: \S/, // JVM: the exception that caused the one above
   /(Segmentation fault|core dumped|command not found|No such file or directory|Permission denied)\s*$/,
 ];
 
@@ -98,8 +100,19 @@ export const PYTHON_FRAME = /^\s+File "[^"]*", line \d+/;
 /** Python's note for a collapsed recursion. */
 export const REPEATED_FRAMES = /^\s*\[Previous line repeated \d+ more times?\]/;
 
-/** A JavaScript stack frame ("    at f (file:1:2)") or a pytest frame location ("x.py:12: in f"). */
-export const OTHER_FRAMES: readonly RegExp[] = [/^\s+at (.+ \()?\S+?:\d+:\d+\)?$/, /^\s+at (async )?\S+ \(node:[^)]*\)$/, /^[^\s:]+:\d+: in \S/];
+/**
+ * A JavaScript stack frame ("    at f (file:1:2)"), a JVM one ("\tat com.acme.Config.load(Config.java:42)") or a
+ * pytest frame location ("x.py:12: in f").
+ */
+export const OTHER_FRAMES: readonly RegExp[] = [
+  /^\s+at (.+ \()?\S+?:\d+:\d+\)?$/,
+  /^\s+at (async )?\S+ \(node:[^)]*\)$/,
+  /^\s+at [\w$./<>-]+\([^()]*\)$/,
+  /^[^\s:]+:\d+: in \S/,
+];
+
+/** The line that starts the next exception of a JVM chain: its cause. */
+export const JVM_CAUSE = /^Caused by: \S/;
 
 /** pytest's failing source line ">   assert x == 1". */
 export const PYTEST_SOURCE = /^> {2,}\S/;
@@ -113,7 +126,7 @@ export const TAP_YAML_END = /^\s+\.\.\.$/;
 
 // Frames in installed packages, the standard library or the runtime: collapsed first when room is short.
 const LIBRARY_PATH =
-  /site-packages|dist-packages|[\\/]lib[\\/]python\d|[\\/]usr[\\/]lib[\\/]|[\\/]usr[\\/]local[\\/]lib[\\/]|node_modules|node:internal|^node:|\(node:|<frozen |[\\/]\.pyenv[\\/]|[\\/]\.cargo[\\/]registry|[\\/]rustc[\\/][0-9a-f]{8}|[\\/]go[\\/]pkg[\\/]mod[\\/]/;
+  /site-packages|dist-packages|[\\/]lib[\\/]python\d|[\\/]usr[\\/]lib[\\/]|[\\/]usr[\\/]local[\\/]lib[\\/]|node_modules|node:internal|^node:|\(node:|\bat (?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|junit|org\.junit|org\.gradle|org\.apache\.maven)[./]|<frozen |[\\/]\.pyenv[\\/]|[\\/]\.cargo[\\/]registry|[\\/]rustc[\\/][0-9a-f]{8}|[\\/]go[\\/]pkg[\\/]mod[\\/]/;
 
 /** True when a frame line points into a library or the runtime rather than the repository. */
 export function isLibraryFrame(text: string): boolean {

@@ -12,8 +12,8 @@ import { shownLineNumbers } from "./testing/view-lines.js";
 
 // Real runs that end in an error: a Python chain (the exception raised deep down, then "The above exception
 // was the direct cause of the following exception:" and the traceback that reached the top, whose outermost
-// frame is the script's own line that started it all), and an uncaught Node error (the place it was thrown,
-// its line of code and a caret, above the error and its stack).
+// frame is the script's own line that started it all), an uncaught Node error (the place it was thrown, its
+// line of code and a caret, above the error and its stack), and a JVM chain ("Caused by: …" below the exception).
 const counter = createTokenCounter();
 const DEPTH = 24;
 
@@ -103,6 +103,53 @@ describe("projectCommand() on real tracebacks", () => {
       checkLineView(output, view, options);
       const shown = shownLineNumbers(view, lines.length);
       for (const line of [place, place + 1, place + 2]) assert.ok(shown.has(line), `@${String(budgetTokens)}: line ${String(line)} missing:\n${view.text}`);
+    }
+  });
+
+  it("keeps both ends of a JVM chain: the exception, its cause and the cause's own frame in the program", (t) => {
+    if (spawnSync("javac", ["-version"]).status !== 0) return t.skip("javac is not installed");
+    const source = [
+      "public class Chain {",
+      "  static void readDeep(int depth, String path) throws java.io.IOException {",
+      "    if (depth > 0) { readDeep(depth - 1, path); return; }",
+      "    new java.io.FileInputStream(path).close();",
+      "  }",
+      "  static void deep(int depth, String path) {",
+      "    if (depth > 0) { deep(depth - 1, path); return; }",
+      '    try { readDeep(40, path); } catch (java.io.IOException e) { throw new IllegalStateException("could not load config_marker", e); }',
+      "  }",
+      "  public static void main(String[] args) {",
+      '    for (int i = 0; i < 300; i++) System.out.println("step " + i + ": loading record " + i + " of the batch");',
+      '    deep(40, "/nonexistent/acme.conf");',
+      "  }",
+      "}",
+    ].join("\n");
+    writeFileSync(join(dir, "Chain.java"), source);
+    assert.equal(spawnSync("javac", ["Chain.java"], { cwd: dir }).status, 0);
+    const result = spawnSync("java", ["-cp", ".", "Chain"], { cwd: dir, encoding: "utf8" });
+    const output = `${result.stdout}${result.stderr}`;
+    assert.equal(result.status, 1);
+    const lines = splitLines(output);
+    const numberOf = (predicate: (line: string, index: number) => boolean): number => lines.findIndex(predicate) + 1;
+    const wanted = {
+      "the exception": numberOf((line) => line.startsWith("Exception in thread") && line.includes("config_marker")),
+      "its cause": numberOf((line) => line.startsWith("Caused by: java.io.FileNotFoundException")),
+      "the cause's frame in the program": numberOf((line) => line.includes("at Chain.readDeep(Chain.java:4)")),
+    };
+    assert.ok(
+      Object.values(wanted).every((line) => line > 300),
+      `java printed a chain:\n${output.slice(-1500)}`,
+    );
+    for (const budgetTokens of [300, 500]) {
+      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
+      const view = projectCommand(
+        { text: output, lines, toolName: "bash", args: { command: "java Chain" }, isError: true, exitCode: 1, timedOut: false, durationMs: 300 },
+        options,
+      );
+      checkLineView(output, view, options);
+      const shown = shownLineNumbers(view, lines.length);
+      for (const [what, line] of Object.entries(wanted))
+        assert.ok(shown.has(line), `@${String(budgetTokens)}: ${what} (line ${String(line)}) missing:\n${view.text}`);
     }
   });
 
