@@ -216,6 +216,35 @@ describe("classifyLines()", () => {
     assert.deepEqual(kindsOf(text), ["error", "frame", "error", "library_frame", "library_frame", "frame", "detail"]);
   });
 
+  it("follows a Go panic's trace: each call with its place, Go's runtime as library, elided frames as detail", () => {
+    const text = [
+      "panic: runtime error: index out of range [5] with length 3",
+      "",
+      "goroutine 1 [running]:",
+      "main.lookup(...)",
+      "\t/home/u/app/main.go:8",
+      "runtime.gopanic({0x4a2b60?, 0xc000012345?})",
+      "\t/usr/local/go/src/runtime/panic.go:770 +0x132",
+      "main.main()",
+      "\t/home/u/app/main.go:12 +0x1d",
+      "...3 frames elided...",
+      "exit status 2",
+    ].join("\n");
+    assert.deepEqual(kindsOf(text), [
+      "error",
+      "ordinary",
+      "detail",
+      "frame",
+      "frame",
+      "library_frame",
+      "library_frame",
+      "frame",
+      "frame",
+      "detail",
+      "ordinary",
+    ]);
+  });
+
   it("keeps pytest's short test summary block whole, ending at the final tally", () => {
     const text = [
       "=========================== short test summary info ============================",

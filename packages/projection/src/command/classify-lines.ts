@@ -1,5 +1,6 @@
 import { createLineMatcher } from "./line-matcher.js";
 import { signalLines } from "./signal-lines.js";
+import { markGoroutines, markThrownSource } from "./trace-shapes.js";
 import { indentOf, visibleText } from "./visible-text.js";
 import {
   BANNER,
@@ -95,21 +96,8 @@ export function classifyLines(lines: readonly string[], options: ClassifyOptions
     updateAttach(text, kind, state);
   }
   markThrownSource(lines, kinds);
+  markGoroutines(lines, kinds);
   return kinds;
-}
-
-// Node prints an uncaught error's place above it: "path:line" alone, the line of code, a caret under the throw,
-// a blank line, then the error. The three lines are the frame where it was thrown, its code kept with it.
-const PLACE_ALONE = /^\S+:\d+\s*$/;
-const CARET_ONLY = /^\s*\^+~*\s*$/;
-
-function markThrownSource(lines: readonly string[], kinds: LineKind[]): void {
-  for (let index = 4; index < lines.length; index++) {
-    if (kinds[index] !== "error" || kinds[index - 4] !== "ordinary") continue;
-    const place = visibleText(lines[index - 4] ?? "");
-    if (!BLANK.test(lines[index - 1] ?? "") || !CARET_ONLY.test(visibleText(lines[index - 2] ?? "")) || !PLACE_ALONE.test(place)) continue;
-    kinds.fill(isLibraryFrame(place) ? "library_frame" : "frame", index - 4, index - 1);
-  }
 }
 
 // True while a structure is being followed line by line.

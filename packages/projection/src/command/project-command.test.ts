@@ -202,6 +202,19 @@ describe("projectCommand()", () => {
     assert.match(header, /^\[loupe\] 60 error blocks; \d+ not shown in full: lines [\d,]+–[\d,]+$/);
   });
 
+  it("keeps a Go panic's own frame and the program's outermost one when the trace is long", () => {
+    const frames = Array.from({ length: 40 }, (_, index) => `main.step${String(index)}(...)\n\t/home/u/app/steps.go:${String(100 + index)} +0x1d\n`);
+    const text =
+      "processing one record of the batch with the default settings\n".repeat(200) +
+      "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\n" +
+      frames.join("") +
+      "main.main()\n\t/home/u/app/main.go:12 +0x1d\nexit status 2\n";
+    const view = projectCommand(commandInput(text, { exitCode: 2 }), context(400));
+    checkLineView(text, view, context(400));
+    for (const line of ["panic: runtime error: index out of range", "main.step0(...)\n\t/home/u/app/steps.go:100 +0x1d\n", "main.main()\n"])
+      assert.ok(view.text.includes(line), `${line.trim()} missing:\n${view.text}`);
+  });
+
   it("collapses library frames before repository frames when room is short", () => {
     // Four repository frames, each calling into six library frames.
     const frames = Array.from({ length: 28 }, (_, index) =>

@@ -1,0 +1,55 @@
+import type { LineKind } from "./classify-lines.js";
+import { isLibraryFrame } from "./line-patterns.js";
+import { visibleText } from "./visible-text.js";
+
+// Traces whose shape only shows across several lines, marked after the line-by-line pass of classifyLines.
+
+const BLANK = /^\s*$/;
+// Node prints an uncaught error's place above it: "path:line" alone, the line of code, a caret under the throw,
+// a blank line, then the error.
+const PLACE_ALONE = /^\S+:\d+\s*$/;
+const CARET_ONLY = /^\s*\^+~*\s*$/;
+// A Go panic's trace: "goroutine 1 [running]:", then per frame the function called and, indented, where.
+const GOROUTINE = /^goroutine \d+ \[[^\]]*\]:\s*$/;
+const GO_CALL = /^\S+\(.*\)\s*$/;
+const GO_PLACE = /^\t\S+:\d+( \+0x[0-9a-f]+)?\s*$/;
+const GO_ELIDED = /^\.\.\.\d+ (additional )?frames? elided\.\.\.\s*$/;
+// Go's own runtime and standard library, wherever Go is installed.
+const GO_LIBRARY =
+  /[\\/]go[\\/]src[\\/](?:runtime|internal|sync|net|os|reflect|testing|syscall)[\\/]|[\\/]usr[\\/](?:local[\\/])?(?:lib[\\/])?go[^\\/]*[\\/]src[\\/]/;
+
+/**
+ * Node's place of an uncaught error (see PLACE_ALONE): the three lines are the frame it was thrown in, its
+ * code kept with it (a library frame when the place is in a library or the runtime).
+ */
+export function markThrownSource(lines: readonly string[], kinds: LineKind[]): void {
+  for (let index = 4; index < lines.length; index++) {
+    if (kinds[index] !== "error" || kinds[index - 4] !== "ordinary") continue;
+    const place = visibleText(lines[index - 4] ?? "");
+    if (!BLANK.test(lines[index - 1] ?? "") || !CARET_ONLY.test(visibleText(lines[index - 2] ?? "")) || !PLACE_ALONE.test(place)) continue;
+    kinds.fill(isLibraryFrame(place) ? "library_frame" : "frame", index - 4, index - 1);
+  }
+}
+
+/**
+ * A Go trace under "goroutine N [state]:": the label is detail, each frame (the call and the indented place
+ * below it) a frame of the program or of Go's runtime and libraries, "...N frames elided..." detail; the trace
+ * ends at the first line of another shape. Only ordinary lines are marked.
+ */
+export function markGoroutines(lines: readonly string[], kinds: LineKind[]): void {
+  for (let index = 0; index < lines.length; index++) {
+    if (kinds[index] !== "ordinary" || !GOROUTINE.test(visibleText(lines[index] ?? ""))) continue;
+    kinds[index] = "detail";
+    let next = index + 1;
+    for (; next < lines.length; next++) {
+      const text = visibleText(lines[next] ?? "");
+      const place = visibleText(lines[next + 1] ?? "");
+      if (GO_ELIDED.test(text)) kinds[next] = "detail";
+      else if (GO_CALL.test(text) && GO_PLACE.test(place)) {
+        kinds.fill(isLibraryFrame(place) || GO_LIBRARY.test(place) ? "library_frame" : "frame", next, next + 2);
+        next++;
+      } else break;
+    }
+    index = next - 1;
+  }
+}
