@@ -1,6 +1,6 @@
 import { createLineMatcher } from "./line-matcher.js";
 import { signalLines } from "./signal-lines.js";
-import { markGoroutines, markThrownSource } from "./trace-shapes.js";
+import { markGoroutines, markRustPanics, markThrownSource } from "./trace-shapes.js";
 import { indentOf, visibleText } from "./visible-text.js";
 import {
   BANNER,
@@ -97,6 +97,7 @@ export function classifyLines(lines: readonly string[], options: ClassifyOptions
   }
   markThrownSource(lines, kinds);
   markGoroutines(lines, kinds);
+  markRustPanics(lines, kinds);
   return kinds;
 }
 

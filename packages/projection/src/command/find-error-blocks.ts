@@ -2,8 +2,9 @@ import type { LineKind } from "./classify-lines.js";
 import { visibleText } from "./visible-text.js";
 
 // The line that opens a stack frame (its source lines or its place follow): each frame is a unit of its own.
-// Python "  File …", JavaScript and JVM "  at …", pytest "x.py:12: in f", Go "main.lookup(…)".
-const FRAME_LOCATION = /^\s+File "|^\s+at |^[^\s:]+:\d+: in |^\S+\(.*\)\s*$/;
+// Python "  File …", JavaScript and JVM "  at …", pytest "x.py:12: in f", Go "main.lookup(…)", Rust "   3: main::f"
+// (whose place follows indented deeper, "             at ./main.rs:1:41", and stays with it).
+const FRAME_LOCATION = /^\s+File "|^(?:\t| {1,8})at |^[^\s:]+:\d+: in |^\S+\(.*\)\s*$|^\s+\d+: \S/;
 
 /**
  * A unit of lines inside an error block (a key line, a stack frame with its

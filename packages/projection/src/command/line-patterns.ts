@@ -82,7 +82,7 @@ export const ERROR_PATTERNS: readonly RegExp[] = [
   /^npm (ERR!|error) /,
   /^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Failure|Fault)(: .*)?$/, // Python exception line
   /^make(\[\d+\])?: \*\*\* /,
-  /^thread '.*' panicked at /,
+  /^thread '.*'( \(\d+\))? panicked at /, // Rust (since 1.88 with the thread's id)
   /^Exception in thread "[^"]*" \S/, // JVM: an uncaught exception
   /^Caused by: \S/, // JVM: the exception that caused the one above
   /(Segmentation fault|core dumped|command not found|No such file or directory|Permission denied)\s*$/,
@@ -110,6 +110,9 @@ export const OTHER_FRAMES: readonly RegExp[] = [
   /^\s+at [\w$./<>-]+\([^()]*\)$/,
   /^[^\s:]+:\d+: in \S/,
 ];
+
+/** Rust's panic line ("thread 'main' (16265) panicked at src/main.rs:1:41:"): its message follows on the next line. */
+export const RUST_PANIC = /^thread '.*'( \(\d+\))? panicked at .*:\s*$/;
 
 /** The line that starts the next exception of a JVM chain: its cause. */
 export const JVM_CAUSE = /^Caused by: \S/;

@@ -13,7 +13,8 @@ import { shownLineNumbers } from "./testing/view-lines.js";
 // Real runs that end in an error: a Python chain (the exception raised deep down, then "The above exception
 // was the direct cause of the following exception:" and the traceback that reached the top, whose outermost
 // frame is the script's own line that started it all), an uncaught Node error (the place it was thrown, its
-// line of code and a caret, above the error and its stack), and a JVM chain ("Caused by: …" below the exception).
+// line of code and a caret, above the error and its stack), a JVM chain ("Caused by: …" below the exception) and a
+// Rust panic with its backtrace.
 const counter = createTokenCounter();
 const DEPTH = 24;
 
@@ -144,6 +145,45 @@ describe("projectCommand() on real tracebacks", () => {
       const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
       const view = projectCommand(
         { text: output, lines, toolName: "bash", args: { command: "java Chain" }, isError: true, exitCode: 1, timedOut: false, durationMs: 300 },
+        options,
+      );
+      checkLineView(output, view, options);
+      const shown = shownLineNumbers(view, lines.length);
+      for (const [what, line] of Object.entries(wanted))
+        assert.ok(shown.has(line), `@${String(budgetTokens)}: ${what} (line ${String(line)}) missing:\n${view.text}`);
+    }
+  });
+
+  it("keeps a Rust panic's message and the program's frames of its backtrace", (t) => {
+    if (spawnSync("rustc", ["--version"]).status !== 0) return t.skip("rustc is not installed");
+    const source = [
+      "fn lookup(values: &[i32], index: usize) -> i32 { values[index] }",
+      "fn main() {",
+      '    for step in 0..300 { println!("step {step}: loading record {step} of the batch"); }',
+      "    let values = vec![1, 2, 3];",
+      '    println!("{}", lookup(&values, 5));',
+      "}",
+    ].join("\n");
+    writeFileSync(join(dir, "panics.rs"), source);
+    assert.equal(spawnSync("rustc", ["-g", "panics.rs", "-o", "panics"], { cwd: dir, timeout: 120_000 }).status, 0);
+    const result = spawnSync(join(dir, "panics"), [], { cwd: dir, encoding: "utf8", env: { ...process.env, RUST_BACKTRACE: "1" } });
+    const output = `${result.stdout}${result.stderr}`;
+    assert.equal(result.status, 101);
+    const lines = splitLines(output);
+    const numberOf = (predicate: (line: string) => boolean): number => lines.findIndex(predicate) + 1;
+    const wanted = {
+      "the panic": numberOf((line) => /^thread 'main'.* panicked at /.test(line)),
+      "its message": numberOf((line) => line.startsWith("index out of bounds")),
+      "the frame that panicked": numberOf((line) => /^\s+\d+: panics::lookup/.test(line)),
+    };
+    assert.ok(
+      Object.values(wanted).every((line) => line > 300),
+      `the run panicked with a backtrace:\n${output.slice(-1500)}`,
+    );
+    for (const budgetTokens of [300, 500]) {
+      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
+      const view = projectCommand(
+        { text: output, lines, toolName: "bash", args: { command: "./panics" }, isError: true, exitCode: 101, timedOut: false, durationMs: 20 },
         options,
       );
       checkLineView(output, view, options);

@@ -1,5 +1,5 @@
 import type { LineKind } from "./classify-lines.js";
-import { isLibraryFrame } from "./line-patterns.js";
+import { isLibraryFrame, RUST_PANIC } from "./line-patterns.js";
 import { visibleText } from "./visible-text.js";
 
 // Traces whose shape only shows across several lines, marked after the line-by-line pass of classifyLines.
@@ -17,6 +17,38 @@ const GO_ELIDED = /^\.\.\.\d+ (additional )?frames? elided\.\.\.\s*$/;
 // Go's own runtime and standard library, wherever Go is installed.
 const GO_LIBRARY =
   /[\\/]go[\\/]src[\\/](?:runtime|internal|sync|net|os|reflect|testing|syscall)[\\/]|[\\/]usr[\\/](?:local[\\/])?(?:lib[\\/])?go[^\\/]*[\\/]src[\\/]/;
+
+// Rust's backtrace under "stack backtrace:": per frame "   3: main::lookup" and, indented deeper, "at ./main.rs:1:41".
+const RUST_SYMBOL = /^\s+\d+: \S/;
+const RUST_PLACE = /^\s+at \S/;
+// Rust's standard library and runtime symbols (their places are under /rustc/<hash>/library when shown).
+const RUST_LIBRARY_SYMBOL = /^\s+\d+: (?:__rustc::|std::|core::|alloc::|rust_begin_unwind|__rust_)/;
+
+/**
+ * Rust's panic: the message on the line after "thread '…' panicked at …:" is the error's own line; under
+ * "stack backtrace:" each frame (its symbol line and the place below it) is a frame of the program or of Rust's
+ * library, the header and the closing note detail.
+ */
+export function markRustPanics(lines: readonly string[], kinds: LineKind[]): void {
+  for (let index = 0; index + 1 < lines.length; index++) {
+    if (kinds[index] !== "error" || !RUST_PANIC.test(visibleText(lines[index] ?? ""))) continue;
+    if (kinds[index + 1] === "ordinary" && !BLANK.test(lines[index + 1] ?? "")) kinds[index + 1] = "error";
+  }
+  for (let index = 0; index < lines.length; index++) {
+    if (visibleText(lines[index] ?? "").trimEnd() !== "stack backtrace:") continue;
+    kinds[index] = "detail";
+    let next = index + 1;
+    for (; next < lines.length && RUST_SYMBOL.test(visibleText(lines[next] ?? "")); next++) {
+      const place = visibleText(lines[next + 1] ?? "");
+      const hasPlace = RUST_PLACE.test(place);
+      const library = RUST_LIBRARY_SYMBOL.test(visibleText(lines[next] ?? "")) || (hasPlace && isLibraryFrame(place));
+      kinds.fill(library ? "library_frame" : "frame", next, hasPlace ? next + 2 : next + 1);
+      if (hasPlace) next++;
+    }
+    if (/^note: .*RUST_BACKTRACE/.test(visibleText(lines[next] ?? ""))) kinds[next] = "detail";
+    index = next;
+  }
+}
 
 /**
  * Node's place of an uncaught error (see PLACE_ALONE): the three lines are the frame it was thrown in, its
