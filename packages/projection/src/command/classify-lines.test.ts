@@ -249,7 +249,9 @@ describe("classifyLines()", () => {
     for (const panic of ["thread 'main' (16265) panicked at src/main.rs:1:41:", "thread 'main' panicked at src/main.rs:1:41:"]) {
       const text = [
         panic,
-        "index out of bounds: the len is 3 but the index is 5",
+        "assertion `left == right` failed: two and two",
+        "  left: 4",
+        " right: 5",
         "stack backtrace:",
         "   0: __rustc::rust_begin_unwind",
         "             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs:689:5",
@@ -257,7 +259,7 @@ describe("classifyLines()", () => {
         "             at ./src/main.rs:1:41",
         "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
       ].join("\n");
-      assert.deepEqual(kindsOf(text), ["error", "error", "detail", "library_frame", "library_frame", "frame", "frame", "detail"]);
+      assert.deepEqual(kindsOf(text), ["error", "error", "error", "error", "detail", "library_frame", "library_frame", "frame", "frame", "detail"]);
     }
   });
 

@@ -22,17 +22,25 @@ const GO_LIBRARY =
 const RUST_SYMBOL = /^\s+\d+: \S/;
 const RUST_PLACE = /^\s+at \S/;
 // Rust's standard library and runtime symbols (their places are under /rustc/<hash>/library when shown).
+// Most lines of a panic's message taken as its own.
+const MAX_PANIC_MESSAGE_LINES = 20;
 const RUST_LIBRARY_SYMBOL = /^\s+\d+: (?:__rustc::|std::|core::|alloc::|rust_begin_unwind|__rust_)/;
 
 /**
- * Rust's panic: the message on the line after "thread '…' panicked at …:" is the error's own line; under
+ * Rust's panic: the message on the lines after "thread '…' panicked at …:" (to a blank line, the backtrace or a
+ * note) is the error's own; under
  * "stack backtrace:" each frame (its symbol line and the place below it) is a frame of the program or of Rust's
  * library, the header and the closing note detail.
  */
 export function markRustPanics(lines: readonly string[], kinds: LineKind[]): void {
   for (let index = 0; index + 1 < lines.length; index++) {
     if (kinds[index] !== "error" || !RUST_PANIC.test(visibleText(lines[index] ?? ""))) continue;
-    if (kinds[index + 1] === "ordinary" && !BLANK.test(lines[index + 1] ?? "")) kinds[index + 1] = "error";
+    // The message may span lines (assert_eq!'s "  left: 4" / " right: 5"), up to a blank line or the backtrace.
+    for (let next = index + 1; next < Math.min(lines.length, index + 1 + MAX_PANIC_MESSAGE_LINES); next++) {
+      const text = visibleText(lines[next] ?? "");
+      if (kinds[next] !== "ordinary" || BLANK.test(text) || text.startsWith("stack backtrace:") || text.startsWith("note: ")) break;
+      kinds[next] = "error";
+    }
   }
   for (let index = 0; index < lines.length; index++) {
     if (visibleText(lines[index] ?? "").trimEnd() !== "stack backtrace:") continue;
