@@ -17,6 +17,55 @@ import { shownLineNumbers } from "./testing/view-lines.js";
 // Rust panic with its backtrace.
 const counter = createTokenCounter();
 const DEPTH = 24;
+const RESULT_ID = "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d";
+
+/** A real run: its stdout and stderr as one output, its exit status, and its lines. */
+function runOf(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { output: string; status: number; lines: string[] } {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 120_000 });
+  const output = `${result.stdout}${result.stderr}`;
+  return { output, status: result.status ?? -1, lines: splitLines(output) };
+}
+
+/** The 1-based number of the first line of `lines` that `predicate` accepts (0 when none). */
+function numberOf(lines: readonly string[], predicate: (line: string) => boolean): number {
+  return lines.findIndex(predicate) + 1;
+}
+
+/**
+ * Projects a run's output as the command's at each budget — bounded, whole lines, recoverable
+ * (checkLineView) — and asserts every line of `wanted` is shown. Returns the shown lines per budget.
+ */
+function assertShown(
+  run: { output: string; status: number; lines: string[] },
+  command: string,
+  wanted: Readonly<Record<string, number>>,
+  budgets: readonly number[],
+): Array<Set<number>> {
+  return budgets.map((budgetTokens) => {
+    const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: RESULT_ID, view: "" };
+    const input = {
+      text: run.output,
+      lines: run.lines,
+      toolName: "bash",
+      args: { command },
+      isError: true,
+      exitCode: run.status,
+      timedOut: false,
+      durationMs: 50,
+    };
+    const view = projectCommand(input, options);
+    checkLineView(run.output, view, options);
+    const shown = shownLineNumbers(view, run.lines.length);
+    for (const [what, line] of Object.entries(wanted))
+      assert.ok(shown.has(line), `@${String(budgetTokens)}: ${what} (line ${String(line)}) missing:\n${view.text}`);
+    return shown;
+  });
+}
 
 function chainedScript(): string {
   const levels = Array.from({ length: DEPTH }, (_, level) =>
@@ -43,38 +92,23 @@ describe("projectCommand() on real tracebacks", () => {
     const python = ["python3", "/usr/bin/python3"].find((candidate) => spawnSync(candidate, ["--version"]).status === 0);
     if (python === undefined) return t.skip("python3 is not installed (scripts/install-tools.sh installs it)");
     writeFileSync(join(dir, "chained.py"), chainedScript());
-    const result = spawnSync(python, ["chained.py"], { cwd: dir, encoding: "utf8" });
-    const output = `${result.stdout}${result.stderr}`;
-    assert.equal(result.status, 1);
-    const lines = splitLines(output);
-    const numberOf = (predicate: (line: string) => boolean): number => lines.findIndex(predicate) + 1;
-    const scriptLine = numberOf((line) => line.includes("# save_marker"));
-    const firstException = numberOf((line) => line.startsWith("TypeError: "));
-    const lastException = numberOf((line) => line.startsWith("ValueError: "));
-    const cause = numberOf((line) => line.startsWith("The above exception was the direct cause"));
+    const run = runOf(python, ["chained.py"], dir);
+    assert.equal(run.status, 1);
+    const { lines } = run;
+    const scriptLine = numberOf(lines, (line) => line.includes("# save_marker"));
+    const firstException = numberOf(lines, (line) => line.startsWith("TypeError: "));
+    const lastException = numberOf(lines, (line) => line.startsWith("ValueError: "));
+    const cause = numberOf(lines, (line) => line.startsWith("The above exception was the direct cause"));
     assert.ok(scriptLine > cause && firstException < cause && lastException === lines.length, "the run printed a chain of two tracebacks");
     const middleFrames = lines.flatMap((line, index) =>
       index + 1 > scriptLine + 6 && index + 1 < lastException - 6 && line.includes("in level_") ? [index + 1] : [],
     );
-    for (const budgetTokens of [400, 500, 700]) {
-      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
-      const view = projectCommand(
-        { text: output, lines, toolName: "bash", args: { command: "python3 chained.py" }, isError: true, exitCode: 1, timedOut: false, durationMs: 80 },
-        options,
-      );
-      checkLineView(output, view, options);
-      const shown = shownLineNumbers(view, lines.length);
-      for (const [what, line] of [
-        ["the script's own line", scriptLine],
-        ["the first exception", firstException],
-        ["the last exception", lastException],
-      ] as const) {
-        assert.ok(shown.has(line), `@${String(budgetTokens)}: ${what} (line ${String(line)}) missing:\n${view.text}`);
-      }
+    const wanted = { "the script's own line": scriptLine, "the first exception": firstException, "the last exception": lastException };
+    for (const shown of assertShown(run, "python3 chained.py", wanted, [400, 500, 700])) {
       // Frames in the middle of the long traceback give way to the ends of both.
       assert.ok(
         middleFrames.some((line) => !shown.has(line)),
-        `@${String(budgetTokens)}: the budget is small enough to leave frames out (${String(middleFrames.length)} middle frames)`,
+        `the budget is small enough to leave frames out (${String(middleFrames.length)} middle frames)`,
       );
     }
   });
@@ -89,22 +123,11 @@ describe("projectCommand() on real tracebacks", () => {
       'saveAs("out_marker.dcm");',
     ].join("\n");
     writeFileSync(join(dir, "thrower.js"), script);
-    const result = spawnSync(process.execPath, ["thrower.js"], { cwd: dir, encoding: "utf8" });
-    const output = `${result.stdout}${result.stderr}`;
-    assert.equal(result.status, 1);
-    const lines = splitLines(output);
-    const place = lines.findIndex((line) => /thrower\.js:3\n$/.test(line)) + 1;
-    assert.ok(place > 300 && (lines[place] ?? "").includes("throw new TypeError"), `node printed the place of the throw:\n${output.slice(-800)}`);
-    for (const budgetTokens of [300, 500]) {
-      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
-      const view = projectCommand(
-        { text: output, lines, toolName: "bash", args: { command: "node thrower.js" }, isError: true, exitCode: 1, timedOut: false, durationMs: 40 },
-        options,
-      );
-      checkLineView(output, view, options);
-      const shown = shownLineNumbers(view, lines.length);
-      for (const line of [place, place + 1, place + 2]) assert.ok(shown.has(line), `@${String(budgetTokens)}: line ${String(line)} missing:\n${view.text}`);
-    }
+    const run = runOf(process.execPath, ["thrower.js"], dir);
+    assert.equal(run.status, 1);
+    const place = numberOf(run.lines, (line) => /thrower\.js:3\n$/.test(line));
+    assert.ok(place > 300 && (run.lines[place] ?? "").includes("throw new TypeError"), `node printed the place of the throw:\n${run.output.slice(-800)}`);
+    assertShown(run, "node thrower.js", { "the place": place, "its line of code": place + 1, "the caret": place + 2 }, [300, 500]);
   });
 
   it("keeps both ends of a JVM chain: the exception, its cause and the cause's own frame in the program", (t) => {
@@ -127,31 +150,18 @@ describe("projectCommand() on real tracebacks", () => {
     ].join("\n");
     writeFileSync(join(dir, "Chain.java"), source);
     assert.equal(spawnSync("javac", ["Chain.java"], { cwd: dir }).status, 0);
-    const result = spawnSync("java", ["-cp", ".", "Chain"], { cwd: dir, encoding: "utf8" });
-    const output = `${result.stdout}${result.stderr}`;
-    assert.equal(result.status, 1);
-    const lines = splitLines(output);
-    const numberOf = (predicate: (line: string, index: number) => boolean): number => lines.findIndex(predicate) + 1;
+    const run = runOf("java", ["-cp", ".", "Chain"], dir);
+    assert.equal(run.status, 1);
     const wanted = {
-      "the exception": numberOf((line) => line.startsWith("Exception in thread") && line.includes("config_marker")),
-      "its cause": numberOf((line) => line.startsWith("Caused by: java.io.FileNotFoundException")),
-      "the cause's frame in the program": numberOf((line) => line.includes("at Chain.readDeep(Chain.java:4)")),
+      "the exception": numberOf(run.lines, (line) => line.startsWith("Exception in thread") && line.includes("config_marker")),
+      "its cause": numberOf(run.lines, (line) => line.startsWith("Caused by: java.io.FileNotFoundException")),
+      "the cause's frame in the program": numberOf(run.lines, (line) => line.includes("at Chain.readDeep(Chain.java:4)")),
     };
     assert.ok(
       Object.values(wanted).every((line) => line > 300),
-      `java printed a chain:\n${output.slice(-1500)}`,
+      `java printed a chain:\n${run.output.slice(-1500)}`,
     );
-    for (const budgetTokens of [300, 500]) {
-      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
-      const view = projectCommand(
-        { text: output, lines, toolName: "bash", args: { command: "java Chain" }, isError: true, exitCode: 1, timedOut: false, durationMs: 300 },
-        options,
-      );
-      checkLineView(output, view, options);
-      const shown = shownLineNumbers(view, lines.length);
-      for (const [what, line] of Object.entries(wanted))
-        assert.ok(shown.has(line), `@${String(budgetTokens)}: ${what} (line ${String(line)}) missing:\n${view.text}`);
-    }
+    assertShown(run, "java Chain", wanted, [300, 500]);
   });
 
   it("keeps a Rust panic's message and the program's frames of its backtrace", (t) => {
@@ -166,38 +176,25 @@ describe("projectCommand() on real tracebacks", () => {
     ].join("\n");
     writeFileSync(join(dir, "panics.rs"), source);
     assert.equal(spawnSync("rustc", ["-g", "panics.rs", "-o", "panics"], { cwd: dir, timeout: 120_000 }).status, 0);
-    const result = spawnSync(join(dir, "panics"), [], { cwd: dir, encoding: "utf8", env: { ...process.env, RUST_BACKTRACE: "1" } });
-    const output = `${result.stdout}${result.stderr}`;
-    assert.equal(result.status, 101);
-    const lines = splitLines(output);
-    const numberOf = (predicate: (line: string) => boolean): number => lines.findIndex(predicate) + 1;
+    const run = runOf(join(dir, "panics"), [], dir, { ...process.env, RUST_BACKTRACE: "1" });
+    assert.equal(run.status, 101);
     const wanted = {
-      "the panic": numberOf((line) => /^thread 'main'.* panicked at /.test(line)),
-      "its message": numberOf((line) => line.startsWith("index out of bounds")),
-      "the frame that panicked": numberOf((line) => /^\s+\d+: panics::lookup/.test(line)),
+      "the panic": numberOf(run.lines, (line) => /^thread 'main'.* panicked at /.test(line)),
+      "its message": numberOf(run.lines, (line) => line.startsWith("index out of bounds")),
+      "the frame that panicked": numberOf(run.lines, (line) => /^\s+\d+: panics::lookup/.test(line)),
     };
     assert.ok(
       Object.values(wanted).every((line) => line > 300),
-      `the run panicked with a backtrace:\n${output.slice(-1500)}`,
+      `the run panicked with a backtrace:\n${run.output.slice(-1500)}`,
     );
-    for (const budgetTokens of [300, 500]) {
-      const options = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
-      const view = projectCommand(
-        { text: output, lines, toolName: "bash", args: { command: "./panics" }, isError: true, exitCode: 101, timedOut: false, durationMs: 20 },
-        options,
-      );
-      checkLineView(output, view, options);
-      const shown = shownLineNumbers(view, lines.length);
-      for (const [what, line] of Object.entries(wanted))
-        assert.ok(shown.has(line), `@${String(budgetTokens)}: ${what} (line ${String(line)}) missing:\n${view.text}`);
-    }
+    assertShown(run, "./panics", wanted, [300, 500]);
   });
 
   it("writes later gap notices briefly, each omission keeping its whole continuation", () => {
     const text = Array.from({ length: 300 }, (_, index) =>
       index % 50 === 25 ? `error: failure number ${String(index)}` : `line ${String(index)} of ordinary output`,
     ).join("\n");
-    const options = { budgetTokens: 400, maxViewBytes: 50_000, counter, resultId: "r_FfpXFlK5jRggbEzbCZVezol_ccUKdQ-d", view: "" };
+    const options = { budgetTokens: 400, maxViewBytes: 50_000, counter, resultId: RESULT_ID, view: "" };
     const view = projectCommand(
       { text, lines: splitLines(text), toolName: "bash", args: { command: "run" }, isError: false, exitCode: 1, timedOut: false, durationMs: 5 },
       options,
