@@ -225,6 +225,24 @@ describe("projectStructured()", () => {
     assert.ok(elapsedMs < 2000, `took ${String(elapsedMs)} ms`);
   });
 
+  it("fills its budget with items when a list is larger than it", () => {
+    const issues = Array.from({ length: 80 }, (_, index) => ({
+      id: `issue_${String(index)}`,
+      title: `Crash when parsing config number ${String(index)}`,
+      state: index % 7 === 0 ? "open" : "closed",
+      labels: ["bug", `p${String(index % 3)}`],
+      comments: index * 3,
+    }));
+    const value = { total: 80, items: issues };
+    for (const budgetTokens of [400, 800, 1600]) {
+      const view = project(value, budgetTokens);
+      checkView(value, view, budgetTokens, 50_000);
+      const used = counter.count(view.text);
+      // The first selection's estimate (a sum of fragment counts) overshoots about twice: it used half the budget.
+      assert.ok(used >= budgetTokens * 0.9, `${String(used)} of ${String(budgetTokens)} tokens used`);
+    }
+  });
+
   it("shows the items that report failures, wherever they sit", () => {
     const runs = githubCheckRuns(500, [17, 230]);
     const view = project(runs, 1000);

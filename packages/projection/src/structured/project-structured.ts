@@ -20,7 +20,9 @@ export interface StructuredOptions {
 
 const FULL_TIER = Number.POSITIVE_INFINITY;
 const INDEX_TIER = 2;
-const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 6;
+// The most one attempt scales the estimate by.
+const MAX_GROWTH = 4;
 // A first selection using less than this share of the budget is tried once more with the rest.
 const GROW_BELOW = 0.95;
 
@@ -59,24 +61,31 @@ export function projectStructuredScored(json: unknown, context: ProjectorContext
   const model = createCostModel(counter, resultId);
   const select = (budgetTokens: number): RenderedTree =>
     renderTree(selectStructure(json, { budgetTokens, maxViewBytes, counter, resultId, maxTier, model }), resultId);
+  // The estimate (a sum of fragment counts) overshoots, by as much as twice: a view that fits but leaves room is
+  // selected again with a larger estimate (scaled by what it left), and once one overshoots, between the two.
   let estimate = context.budgetTokens;
-  let fitting: RenderedTree | undefined;
+  let fitting: { rendered: RenderedTree; estimate: number } | undefined;
+  let over: number | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && estimate > 0; attempt++) {
     const rendered = select(estimate);
     const tokens = utf8Length(rendered.text) <= maxViewBytes ? counter.within(rendered.text, context.budgetTokens) : false;
     if (tokens !== false) {
-      // The estimate (a sum of fragment counts) usually overshoots: one more try with the room left over.
-      if (fitting !== undefined || tokens >= context.budgetTokens * GROW_BELOW) return scored(rendered);
-      fitting = rendered;
-      estimate += context.budgetTokens - tokens;
-      continue;
+      fitting = rendered.text.length >= (fitting?.rendered.text.length ?? 0) ? { rendered, estimate } : fitting;
+      if (tokens >= context.budgetTokens * GROW_BELOW) break;
+      const grown = Math.ceil(estimate * Math.min(MAX_GROWTH, context.budgetTokens / Math.max(1, tokens)));
+      estimate = over === undefined ? grown : Math.floor((estimate + over) / 2);
+    } else if (fitting !== undefined) {
+      over = estimate;
+      estimate = Math.floor((fitting.estimate + over) / 2);
+    } else {
+      // The estimate was short: select again with less room.
+      const excess = counter.count(rendered.text) - context.budgetTokens;
+      estimate -= Math.max(excess, 1) + Math.ceil(estimate * 0.02);
     }
-    if (fitting !== undefined) return scored(fitting);
-    // The estimate was short: select again with less room.
-    const over = counter.count(rendered.text) - context.budgetTokens;
-    estimate -= Math.max(over, 1) + Math.ceil(estimate * 0.02);
+    // Between two estimates a step apart there is nothing left to try.
+    if (fitting !== undefined && over !== undefined && over - fitting.estimate <= 1) break;
   }
-  return scored(fitting ?? select(0));
+  return scored(fitting?.rendered ?? select(0));
 }
 
 function scored(rendered: RenderedTree): ScoredStructuredView {
