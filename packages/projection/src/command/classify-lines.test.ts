@@ -245,6 +245,21 @@ describe("classifyLines()", () => {
     ]);
   });
 
+  it("follows every goroutine's trace after a Go fatal error, and none without one", () => {
+    const traces = [
+      "goroutine 1 [chan receive]:",
+      "main.main()",
+      "\t/app/main.go:9 +0x1d",
+      "",
+      "goroutine 7 [select]:",
+      "main.worker(...)",
+      "\t/app/worker.go:30",
+    ];
+    const text = ["fatal error: all goroutines are asleep - deadlock!", "", ...traces].join("\n");
+    assert.deepEqual(kindsOf(text), ["error", "ordinary", "detail", "frame", "frame", "ordinary", "detail", "frame", "frame"]);
+    assert.ok(kindsOf(["progress report", "", ...traces].join("\n")).every((kind) => kind === "ordinary"));
+  });
+
   it("follows a Rust panic: its message, the backtrace's frames with their places, Rust's library as library", () => {
     for (const panic of ["thread 'main' (16265) panicked at src/main.rs:1:41:", "thread 'main' panicked at src/main.rs:1:41:"]) {
       const text = [

@@ -1,6 +1,6 @@
 import { createLineMatcher } from "./line-matcher.js";
 import { signalLines } from "./signal-lines.js";
-import { markGoroutines, markRustPanics, markThrownSource } from "./trace-shapes.js";
+import { markTraceShapes } from "./trace-shapes.js";
 import { indentOf, visibleText } from "./visible-text.js";
 import {
   BANNER,
@@ -13,13 +13,13 @@ import {
   TAP_YAML_END,
   TAP_YAML_START,
   TRACEBACK_HEADER,
+  BLANK,
   isLibraryFrame,
   type LineTag,
 } from "./line-patterns.js";
 
 // The hot loop runs one combined match per line (see createLineMatcher).
 const matchLine = createLineMatcher(LINE_TABLE);
-const BLANK = /^\s*$/;
 
 /**
  * What one line of command output is evidence of:
@@ -95,9 +95,7 @@ export function classifyLines(lines: readonly string[], options: ClassifyOptions
     }
     updateAttach(text, kind, state);
   }
-  markThrownSource(lines, kinds);
-  markGoroutines(lines, kinds);
-  markRustPanics(lines, kinds);
+  markTraceShapes(lines, kinds);
   return kinds;
 }
 

@@ -1,14 +1,13 @@
 import type { LineBlock } from "../lines/select-lines.js";
 import type { ProjectionShares } from "../projectors/projection-shares.js";
 import type { LineKind } from "./classify-lines.js";
-import { JVM_CAUSE } from "./line-patterns.js";
+import { BLANK, JVM_CAUSE } from "./line-patterns.js";
 import type { BlockSegment, ErrorBlock } from "./find-error-blocks.js";
 
 // Counts that shape a command's view (its shares of the budget are ProjectionShares["command"]).
 /** How many last lines are kept first: verdicts live there. */
 const TAIL_LINES = 5;
 const SHORT_PIECE_LINES = 3;
-const BLANK = /^\s*$/;
 const CONTEXT_BEFORE = 2;
 const CONTEXT_AFTER = 2;
 // The engine cannot keep more than the budget holds: past these counts, only both ends are offered.
@@ -77,8 +76,8 @@ function keySegments(block: ErrorBlock, lines: readonly string[], kinds: readonl
     if (current === undefined || (opens && current.length > 0)) groups.push([segment]);
     else current.push(segment);
   }
-  const inwards = groups.map(fromBothEnds);
-  if (inwards.length > 1) inwards.unshift(...inwards.splice(inwards.length - 1, 1));
+  const last = groups.pop();
+  const inwards = (last === undefined ? groups : [last, ...groups]).map(fromBothEnds);
   const ordered: BlockSegment[] = [];
   for (let depth = 0; inwards.some((group) => depth < group.length); depth++) {
     for (const group of inwards) {
@@ -135,6 +134,8 @@ export interface CommandBlockOptions {
   budgetTokens: number;
   /** Tokens the head of the output may take before the error blocks (see projectCommand's head shares). */
   headFirstTokens: number;
+  /** Where the last lines kept as verdicts start (see lastLinesStart). */
+  tailStart: number;
   /** The tail, head, more-tail, piece and summary-block shares. */
   shares: ProjectionShares["command"];
 }
@@ -160,7 +161,7 @@ export function commandLineBlocks(
   const blocks: LineBlock[] = [];
   for (const index of linesOfKind(kinds, "summary", MAX_SINGLE_LINES_OFFERED)) blocks.push({ start: index, end: index + 1, priority: P_VERDICT, take: "all" });
   for (const [start, end] of summaryBlocks(kinds)) blocks.push(...piece(start, end, P_VERDICT, budgetTokens * shares.summaryBlockFallback));
-  blocks.push({ start: lastLinesStart(lines), end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * shares.tail) });
+  blocks.push({ start: options.tailStart, end: total, priority: P_VERDICT, take: "tail", maxTokens: Math.floor(budgetTokens * shares.tail) });
   if (options.headFirstTokens > 0) blocks.push({ start: 0, end: total, priority: P_VERDICT, take: "head", maxTokens: Math.floor(options.headFirstTokens) });
   const last = errorBlocks[errorBlocks.length - 1];
   const first = errorBlocks[0];

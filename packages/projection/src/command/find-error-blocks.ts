@@ -1,10 +1,12 @@
 import type { LineKind } from "./classify-lines.js";
+import { GO_CALL, RUST_SYMBOL } from "./line-patterns.js";
 import { visibleText } from "./visible-text.js";
 
 // The line that opens a stack frame (its source lines or its place follow): each frame is a unit of its own.
-// Python "  File …", JavaScript and JVM "  at …", pytest "x.py:12: in f", Go "main.lookup(…)", Rust "   3: main::f"
-// (whose place follows indented deeper, "             at ./main.rs:1:41", and stays with it).
-const FRAME_LOCATION = /^\s+File "|^(?:\t| {1,8})at |^[^\s:]+:\d+: in |^\S+\(.*\)\s*$|^\s+\d+: \S/;
+// Python "  File …", JavaScript and JVM "  at …" (indented at most 8: Rust's place "             at ./main.rs:1:41"
+// stays with the symbol line above it), pytest "x.py:12: in f", a Go call, a Rust symbol.
+const FRAME_OPENERS = [/^\s+File "/, /^(?:\t| {1,8})at /, /^[^\s:]+:\d+: in /, GO_CALL, RUST_SYMBOL];
+const opensFrame = (text: string): boolean => FRAME_OPENERS.some((pattern) => pattern.test(text));
 
 /**
  * A unit of lines inside an error block (a key line, a stack frame with its
@@ -91,7 +93,7 @@ function startsBlock(kind: LineKind, open: OpenBlock): boolean {
 // Each key line is a unit of its own, except a frame's source lines, which stay with its location line;
 // each library frame is a unit with its source lines.
 function opensUnit(kind: LineKind, rank: number, line: string): boolean {
-  if (kind === "frame" || kind === "library_frame") return FRAME_LOCATION.test(visibleText(line));
+  if (kind === "frame" || kind === "library_frame") return opensFrame(visibleText(line));
   return rank === 0;
 }
 

@@ -74,6 +74,9 @@ export const WARNING_DIAGNOSTICS: readonly RegExp[] = [
 /** An eslint result row under its file's path: "  3:5  error  message  rule". */
 export const ESLINT_ROW = /^\s+\d+:\d+\s+(error|warning)\s+\S/;
 
+/** The line that starts the next exception of a JVM chain: its cause ("Caused by: java.io.IOException: …"). */
+export const JVM_CAUSE = /^Caused by: \S/;
+
 /** Error and exception lines without a location. */
 export const ERROR_PATTERNS: readonly RegExp[] = [
   /^E {2,}\S/, // pytest exception lines
@@ -84,7 +87,7 @@ export const ERROR_PATTERNS: readonly RegExp[] = [
   /^make(\[\d+\])?: \*\*\* /,
   /^thread '.*'( \(\d+\))? panicked at /, // Rust (since 1.88 with the thread's id)
   /^Exception in thread "[^"]*" \S/, // JVM: an uncaught exception
-  /^Caused by: \S/, // JVM: the exception that caused the one above
+  JVM_CAUSE, // JVM: the exception that caused the one above
   /(Segmentation fault|core dumped|command not found|No such file or directory|Permission denied)\s*$/,
 ];
 
@@ -100,6 +103,15 @@ export const PYTHON_FRAME = /^\s+File "[^"]*", line \d+/;
 /** Python's note for a collapsed recursion. */
 export const REPEATED_FRAMES = /^\s*\[Previous line repeated \d+ more times?\]/;
 
+/** A blank line (spaces and tabs at most, its terminator kept). */
+export const BLANK = /^\s*$/;
+
+/** A Go trace's call line ("main.lookup(...)"); its place follows, indented ("\t/app/main.go:8 +0x1d"). */
+export const GO_CALL = /^\S+\(.*\)\s*$/;
+
+/** A Rust backtrace's symbol line ("   3: main::lookup"); its place follows, indented deeper ("      at ./main.rs:1:41"). */
+export const RUST_SYMBOL = /^\s+\d+: \S/;
+
 /**
  * A JavaScript stack frame ("    at f (file:1:2)"), a JVM one ("\tat com.acme.Config.load(Config.java:42)") or a
  * pytest frame location ("x.py:12: in f").
@@ -113,9 +125,6 @@ export const OTHER_FRAMES: readonly RegExp[] = [
 
 /** Rust's panic line ("thread 'main' (16265) panicked at src/main.rs:1:41:"): its message follows on the next line. */
 export const RUST_PANIC = /^thread '.*'( \(\d+\))? panicked at .*:\s*$/;
-
-/** The line that starts the next exception of a JVM chain: its cause. */
-export const JVM_CAUSE = /^Caused by: \S/;
 
 /** pytest's failing source line ">   assert x == 1". */
 export const PYTEST_SOURCE = /^> {2,}\S/;

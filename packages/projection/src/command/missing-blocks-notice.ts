@@ -42,8 +42,8 @@ export function blocksNotShown(blocks: readonly ErrorBlock[], omissions: readonl
 
 /**
  * The header line naming the error blocks a view could not show in full, by
- * their line ranges in the original (each range lies within the view's
- * omissions, so it is recoverable): "[loupe] 7 error blocks; 2 not shown in
+ * their line ranges in the original (each range is at least partly within
+ * the view's omissions, so recoverable): "[loupe] 7 error blocks; 2 not shown in
  * full: lines 120–140, 300–310". Blocks that touch (a run of one-line
  * diagnostics) share one range. At most six ranges are listed, then how many
  * more ranges. "" when every block is shown.

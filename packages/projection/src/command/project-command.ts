@@ -56,10 +56,12 @@ export const projectCommand: Projector = (input, context) => {
     priority: P_INTENT,
   });
   // The head before the error blocks takes less when the intent's lines claim part of the budget.
-  const headFirst = Math.max(0, headFirstTokens(input, context, kinds, errorBlocks, main, shares) - intent.tokens);
+  // Where the last lines kept as verdicts start: the blocks keep them, the head's share leaves room for them.
+  const tailStart = lastLinesStart(lines);
+  const headFirst = Math.max(0, headFirstTokens(input, context, { kinds, errorBlocks, tailStart }, main, shares) - intent.tokens);
   const blocks = [
     ...intent.blocks,
-    ...commandLineBlocks(lines, kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirst, shares }),
+    ...commandLineBlocks(lines, kinds, errorBlocks, { budgetTokens: context.budgetTokens, headFirstTokens: headFirst, tailStart, shares }),
   ];
   const options: LineViewOptions = {
     budgetTokens: context.budgetTokens,
@@ -105,8 +107,7 @@ export const projectCommand: Projector = (input, context) => {
 function headFirstTokens(
   input: ProjectorInput,
   context: ProjectorContext,
-  kinds: readonly LineKind[],
-  errorBlocks: readonly ErrorBlock[],
+  { kinds, errorBlocks, tailStart }: { kinds: readonly LineKind[]; errorBlocks: readonly ErrorBlock[]; tailStart: number },
   main: string,
   shares: ProjectionShares["command"],
 ): number {
@@ -114,7 +115,7 @@ function headFirstTokens(
   const isTestRun = kinds.some((kind) => kind === "summary" || kind === "summary_block" || kind === "failure");
   const share = budgetTokens * (isTestRun ? shares.testRunHead : shares.scriptHead);
   const noticeTokens = counter.count(lineGapNotice(context.resultId)(input.lines.length, input.lines.length, input.lines.length).description + "\n");
-  const evidence = evidenceTokens(input.lines, kinds, errorBlocks, { counter, limit: budgetTokens, noticeTokens, tailStart: lastLinesStart(input.lines) });
+  const evidence = evidenceTokens(input.lines, kinds, errorBlocks, { counter, limit: budgetTokens, noticeTokens, tailStart });
   // Invariant 5: when the error evidence is large, the first and last error blocks and the summaries
   // come before any ordinary output (measured on the corpus, a head share first would keep slightly
   // more next-step evidence for scripts, and less for test runs; the invariant decides).

@@ -23,7 +23,7 @@ const INDEX_TIER = 2;
 const MAX_ATTEMPTS = 6;
 // The most one attempt scales the estimate by.
 const MAX_GROWTH = 4;
-// A first selection using less than this share of the budget is tried once more with the rest.
+// A selection using less than this share of the budget is tried again with a larger estimate.
 const GROW_BELOW = 0.95;
 
 /** A JSON view and how many characters of leaves it shows verbatim (to compare with other renderings). */
