@@ -194,6 +194,22 @@ describe("createS3ArchiveStore() against RGW", () => {
     assert.deepEqual(await collect(store.list("nothing/")), []);
   });
 
+  it("lists the folders directly under a prefix as common prefixes, page by page", async () => {
+    const folders = Array.from({ length: 120 }, (_, index) => `folders/d${String(index).padStart(3, "0")}/`);
+    for (let offset = 0; offset < folders.length; offset += 40) {
+      await Promise.all(folders.slice(offset, offset + 40).map((folder) => store.put(`${folder}key`, encoder.encode(folder))));
+    }
+    await store.put("folders/d000/more/key", encoder.encode("x"));
+    await store.put("folders/a-b/key", encoder.encode("x"));
+    await store.put("folders/plain", encoder.encode("x"));
+    const requestsBefore = store.stats.requests;
+    assert.deepEqual(await collect(store.listFolders("folders/")), ["folders/a-b/", ...folders]);
+    assert.equal(store.stats.requests - requestsBefore, 2, "121 folders at 100 per page");
+    assert.deepEqual(await collect(store.listFolders("folders/d000/")), ["folders/d000/more/"]);
+    assert.deepEqual(await collect(store.listFolders("folders/d001/")), []);
+    await assert.rejects(collect(store.listFolders("folders")), hasCode("invalid_argument"));
+  });
+
   it("answers not_found for a missing key; deleting it is fine", async () => {
     await assert.rejects(store.get("t/missing"), hasCode("not_found"));
     await assert.rejects(store.get("t/missing", { range: { start: 0, end: 10 } }), hasCode("not_found"));

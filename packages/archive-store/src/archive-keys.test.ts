@@ -13,10 +13,10 @@ import {
   resultIdFromKey,
   sessionEntryKey,
   sessionPrefix,
-  tenantFromMarkerKey,
+  tenantFromFolder,
   tenantMarkerKey,
   tenantPrefix,
-  TENANT_MARKERS_PREFIX,
+  TENANTS_PREFIX,
   turnLogPrefix,
   turnsPrefix,
   turnKey,
@@ -164,7 +164,7 @@ describe("index keys", () => {
       assert.equal(resultIdFromKey(sessionEntryKey("local", id, id)), id);
       assert.equal(resultIdFromKey(blobRefKey("local", SHA, id)), id);
       assert.deepEqual(parseExpiryEntryKey(expiryPrefix(id), expiryEntryKey(id, 42, id)), { expiresAtMs: 42, resultId: id });
-      assert.equal(tenantFromMarkerKey(tenantMarkerKey(id)), id);
+      assert.equal(tenantFromFolder(tenantPrefix(id)), id);
     }
   });
 
@@ -172,7 +172,7 @@ describe("index keys", () => {
     for (const id of NASTY_IDS) {
       assertValidKey(sessionEntryKey(id, "🙂".repeat(256), id));
       for (const key of [sessionEntryKey(id, id, id), blobRefKey(id, SHA, id), expiryEntryKey(id, 0, id), tenantMarkerKey(id)]) assertValidKey(key);
-      for (const prefix of [sessionPrefix(id, id), blobRefPrefix(id, SHA), expiryPrefix(id), TENANT_MARKERS_PREFIX]) assertValidPrefix(prefix);
+      for (const prefix of [sessionPrefix(id, id), blobRefPrefix(id, SHA), expiryPrefix(id), TENANTS_PREFIX]) assertValidPrefix(prefix);
     }
   });
 
@@ -192,8 +192,16 @@ describe("index keys", () => {
     );
   });
 
-  it("never overlap a tenant's prefix with the tenant markers", () => {
-    for (const id of NASTY_IDS) assert.ok(!tenantPrefix(id).startsWith(TENANT_MARKERS_PREFIX) && !TENANT_MARKERS_PREFIX.startsWith(tenantPrefix(id)));
+  it("never overlap a tenant's prefix with the earlier tenant markers", () => {
+    const markers = tenantMarkerKey("t").slice(0, -"t".length);
+    for (const id of NASTY_IDS) assert.ok(!tenantPrefix(id).startsWith(markers) && !markers.startsWith(tenantPrefix(id)));
+  });
+
+  it("name a tenant by its folder, and no tenant by any other folder", () => {
+    assert.equal(tenantFromFolder("v1/local/"), "local");
+    assert.equal(tenantFromFolder("v1/_/"), "");
+    for (const other of ["v1/_tenants/", "v1/local", "v2/local/", "v1/a/b/", "v1/a.b/", "v1/_ZZ/", "local/"])
+      assert.equal(tenantFromFolder(other), undefined, other);
   });
 
   for (const bad of [-1, 1.5, 10 ** 15, Number.NaN]) {

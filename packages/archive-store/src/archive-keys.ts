@@ -40,25 +40,35 @@ export function recordKey(tenant: string, resultId: string): string {
   return `${tenantPrefix(tenant)}results/${encodeKeySegment(resultId)}.json`;
 }
 
+/** The folder of every tenant's folder (`v1/<tenant>/`): the sweeper finds tenants by listing its folders. */
+export const TENANTS_PREFIX = `${LAYOUT_VERSION}/`;
+
+const MARKERS_SEGMENT = "_tenants";
+
 /**
- * The key that says a tenant has stored something: `v1/_tenants/<tenant>`. The sweeper enumerates tenants by
- * listing {@link TENANT_MARKERS_PREFIX}. `_tenants` is not an output of {@link encodeKeySegment}
- * (`_` starts an uppercase hex escape), so no tenant's prefix can overlap it.
+ * The tenant a folder `v1/<tenant>/` (as ArchiveStore.listFolders names it) holds the keys of; undefined for
+ * any other folder (the tenant markers' `v1/_tenants/`, or a name no tenant encodes to).
  */
-export function tenantMarkerKey(tenant: string): string {
-  return `${TENANT_MARKERS_PREFIX}${encodeKeySegment(tenant)}`;
+export function tenantFromFolder(folder: string): string | undefined {
+  if (!folder.startsWith(TENANTS_PREFIX) || !folder.endsWith("/")) return undefined;
+  const segment = folder.slice(TENANTS_PREFIX.length, -1);
+  if (segment === MARKERS_SEGMENT || segment.includes("/")) return undefined;
+  try {
+    return decodeKeySegment(segment);
+  } catch {
+    // Not an encoded tenant: nothing Loupe wrote.
+    return undefined;
+  }
 }
 
-/** The prefix of every {@link tenantMarkerKey}. */
-export const TENANT_MARKERS_PREFIX = `${LAYOUT_VERSION}/_tenants/`;
-
 /**
- * The tenant a {@link tenantMarkerKey} names.
- * @throws AppError `invalid_argument` when `key` is not a tenant marker key.
+ * The tenant marker `v1/_tenants/<tenant>` that earlier archives wrote with every result (their sweeper
+ * listed the markers to find tenants; it now lists the tenants' folders). Nothing writes it now; deleting
+ * a tenant deletes its marker too, so an archive written before keeps no trace of a deleted tenant. `_tenants` is not an output of {@link encodeKeySegment} (`_` starts an
+ * uppercase hex escape), so no tenant's prefix can overlap it.
  */
-export function tenantFromMarkerKey(key: string): string {
-  if (!key.startsWith(TENANT_MARKERS_PREFIX)) throw new AppError("invalid_argument", `not a tenant marker key [key=${JSON.stringify(key.slice(0, 200))}]`);
-  return decodeKeySegment(key.slice(TENANT_MARKERS_PREFIX.length));
+export function tenantMarkerKey(tenant: string): string {
+  return `${TENANTS_PREFIX}${MARKERS_SEGMENT}/${encodeKeySegment(tenant)}`;
 }
 
 const MAX_PLAIN_SESSION_SEGMENT = 128;

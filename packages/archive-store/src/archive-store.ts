@@ -99,6 +99,12 @@ export interface ArchiveStore {
   delete(key: string, options?: StoreCallOptions): Promise<void>;
   /** Every key starting with `prefix` (a plain string prefix, `""` for all), in ascending byte order, fetched page by page. */
   list(prefix: string, options?: StoreCallOptions): AsyncIterable<string>;
+  /**
+   * The folders directly under `prefix` (which ends with `/`, or is `""`): each distinct `prefix + segment + "/"`
+   * that begins a stored key, in ascending byte order (S3's common prefixes with the delimiter `/`). A store
+   * may also name a folder whose keys were all deleted (the file store's empty directories).
+   */
+  listFolders(prefix: string, options?: StoreCallOptions): AsyncIterable<string>;
   /** Live counters; they only grow. */
   readonly stats: ArchiveStoreStats;
   /** Makes the objects put with `deferSync` at `keys` durable, together; keys already durable are fine. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ArchiveStore } from "./archive-store.js";
 import { createFileArchiveStore } from "./file-archive-store.js";
-import { chunksOf, collect, encoder, hasCode, text } from "./testing/store-test-helpers.js";
+import { checkFolderListing, chunksOf, collect, encoder, hasCode, text } from "./testing/store-test-helpers.js";
 
 describe("createFileArchiveStore()", () => {
   let directory = "";
@@ -84,6 +84,13 @@ describe("createFileArchiveStore()", () => {
     assert.deepEqual(await collect(fresh.list("a/b")), ["a/b", "a/b.lines"]);
     assert.deepEqual(await collect(fresh.list("a")), ["a-c", "a/b", "a/b.lines", "a/c/d/e", "a/z/y"]);
     assert.deepEqual(await collect(fresh.list("nothing/")), []);
+  });
+
+  it("lists the folders directly under a prefix, skipping hidden ones", async () => {
+    await checkFolderListing(store, "folders/");
+    await mkdir(join(directory, "folders", ".hidden"), { recursive: true });
+    assert.deepEqual(await collect(store.listFolders("folders/")), ["folders/a-b/", "folders/a/", "folders/b/", "folders/z9/"]);
+    assert.ok((await collect(store.listFolders(""))).includes("folders/"));
   });
 
   it("deletes, and a missing key is fine", async () => {

@@ -11,8 +11,8 @@ import { putFile, putFileJournaled } from "./put-file.js";
 import { createWrittenMemo } from "./written-memo.js";
 import { assertValidRange } from "./byte-range.js";
 import { appErrorFromFsError, errnoOf } from "./file-errors.js";
-import { assertValidKey, assertValidPrefix } from "./key-rules.js";
-import { walkKeys } from "./walk-keys.js";
+import { assertValidFolderPrefix, assertValidKey, assertValidPrefix } from "./key-rules.js";
+import { walkFolders, walkKeys } from "./walk-keys.js";
 
 /** Options of {@link createFileArchiveStore}. */
 export interface FileArchiveStoreOptions {
@@ -162,6 +162,16 @@ export function createFileArchiveStore(options: FileArchiveStoreOptions): Archiv
       await journal();
       try {
         yield* walkKeys(root, prefix, callOptions.signal);
+      } catch (error) {
+        throw appErrorFromFsError(error, "list", `prefix=${prefix}`);
+      }
+    },
+    async *listFolders(prefix, callOptions = {}) {
+      assertValidFolderPrefix(prefix);
+      stats.requests += 1;
+      await journal();
+      try {
+        yield* walkFolders(root, prefix, callOptions.signal);
       } catch (error) {
         throw appErrorFromFsError(error, "list", `prefix=${prefix}`);
       }

@@ -35,3 +35,15 @@ export function assertValidPrefix(prefix: string): void {
   if (valid) return;
   throw new AppError("invalid_argument", `invalid archive key prefix [prefix=${JSON.stringify(prefix.slice(0, 200))}]`);
 }
+
+/**
+ * Refuses a folder prefix (see ArchiveStore.listFolders): a valid prefix that is `""` or ends with `/`.
+ *
+ * @throws AppError `invalid_argument` naming the prefix.
+ * @internal
+ */
+export function assertValidFolderPrefix(prefix: string): void {
+  assertValidPrefix(prefix);
+  if (prefix === "" || prefix.endsWith("/")) return;
+  throw new AppError("invalid_argument", `a folder prefix ends with "/" [prefix=${JSON.stringify(prefix.slice(0, 200))}]`);
+}

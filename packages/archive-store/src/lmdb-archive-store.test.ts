@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ArchiveStore } from "./archive-store.js";
 import { createLmdbArchiveStore, INLINE_MAX_BYTES } from "./lmdb-archive-store.js";
-import { chunksOf, collect, encoder, hasCode, killLmdbSaveLoop, text } from "./testing/store-test-helpers.js";
+import { checkFolderListing, chunksOf, collect, encoder, hasCode, killLmdbSaveLoop, text } from "./testing/store-test-helpers.js";
 
 /** Retries `check` for up to 5 s (a replaced file goes once its change is flushed). */
 async function eventually(check: () => Promise<void>): Promise<void> {
@@ -165,6 +165,15 @@ describe("createLmdbArchiveStore()", () => {
     await Promise.all(keys.map((key) => store.put(key, large.has(key) ? Buffer.alloc(INLINE_MAX_BYTES + 10) : encoder.encode(key), { deferSync: true })));
     await store.sync?.(keys);
     assert.deepEqual(await collect(store.list("m/")), keys);
+  });
+
+  it("lists the folders directly under a prefix, of small and large bodies alike", async () => {
+    await checkFolderListing(store, "folders/");
+    // Folders whose only key has a body in a file of its own, and ones a deleted key leaves empty.
+    await store.put("folders/large/only", Buffer.alloc(INLINE_MAX_BYTES + 10));
+    await store.put("folders/gone/only", encoder.encode("x"));
+    await store.delete("folders/gone/only");
+    assert.deepEqual(await collect(store.listFolders("folders/")), ["folders/a-b/", "folders/a/", "folders/b/", "folders/large/", "folders/z9/"]);
   });
 
   it("removes at open the body files no key names (what a crash between writing and naming leaves)", async () => {

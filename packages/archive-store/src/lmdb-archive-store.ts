@@ -4,10 +4,10 @@ import { throwIfAborted } from "./abort-error.js";
 import type { ArchiveStore, ArchiveStoreStats, ObjectInfo, PutOptions, PutOutcome } from "./archive-store.js";
 import { assertValidRange, clipRange } from "./byte-range.js";
 import { appErrorFromFsError } from "./file-errors.js";
-import { assertValidKey, assertValidPrefix } from "./key-rules.js";
+import { assertValidFolderPrefix, assertValidKey, assertValidPrefix } from "./key-rules.js";
 import type { BodyFile } from "./lmdb-body-files.js";
 import { openDatabase, storeError, type Opened } from "./lmdb-database.js";
-import { mergedKeys } from "./lmdb-keys.js";
+import { folderKeys, mergedKeys } from "./lmdb-keys.js";
 import { lmdbPutAll, placeValue } from "./lmdb-put-all.js";
 import { smallBody } from "./small-body.js";
 import { createWrittenMemo } from "./written-memo.js";
@@ -185,6 +185,14 @@ export function createLmdbArchiveStore(options: LmdbArchiveStoreOptions): Archiv
         stats.requests += 1;
         throwIfAborted(callOptions.signal, context);
       });
+    },
+    async *listFolders(prefix, callOptions = {}) {
+      assertValidFolderPrefix(prefix);
+      const context = `prefix=${prefix}`;
+      const { objects, files } = await database(context);
+      stats.requests += 1;
+      throwIfAborted(callOptions.signal, context);
+      yield* folderKeys([objects, files], prefix);
     },
     putAll: async (objects, callOptions = {}) => {
       stats.requests += 1;

@@ -40,3 +40,30 @@ export async function* mergedKeys(
     after = bound;
   }
 }
+
+/**
+ * The folders directly under `prefix` (see ArchiveStore.listFolders) in any of `databases`, in ascending
+ * order: one seek per folder past the last (a folder `p/x/` ends before `p/x0`, `/` being one below `0`).
+ *
+ * @internal
+ */
+export function folderKeys(databases: ReadonlyArray<Database<never, string> | Database<unknown, string>>, prefix: string): string[] {
+  const folders = new Set<string>();
+  for (const database of databases as ReadonlyArray<Database<unknown, string>>) {
+    let start = prefix;
+    for (;;) {
+      const [key] = database.getKeys({ start, limit: 1 });
+      if (key === undefined || !key.startsWith(prefix)) break;
+      const slash = key.indexOf("/", prefix.length);
+      if (slash < 0) {
+        // A key directly under the prefix: the next folder starts after it.
+        start = `${key}\u0000`;
+        continue;
+      }
+      const folder = key.slice(0, slash + 1);
+      folders.add(folder);
+      start = `${key.slice(0, slash)}0`;
+    }
+  }
+  return [...folders].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

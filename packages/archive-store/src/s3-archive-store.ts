@@ -1,10 +1,10 @@
-import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command, type ListObjectsV2CommandOutput } from "@aws-sdk/client-s3";
 import { AppError } from "@loupe/errors";
 import { throwIfAborted } from "./abort-error.js";
 import { checkedSha256 } from "./archive-keys.js";
 import type { ArchiveStore, ArchiveStoreStats, GetOptions, StoreCallOptions } from "./archive-store.js";
 import { assertValidRange } from "./byte-range.js";
-import { assertValidKey, assertValidPrefix } from "./key-rules.js";
+import { assertValidFolderPrefix, assertValidKey, assertValidPrefix } from "./key-rules.js";
 import { createBucketIfMissing, createS3Client, sendOptions } from "./s3-client.js";
 import { appErrorFromS3Error, errorNameOf, httpStatusOf } from "./s3-errors.js";
 import type { S3CallContext } from "./s3-errors.js";
@@ -155,6 +155,28 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
     });
   };
 
+  // ListObjectsV2 page by page; with a delimiter, the keys past it come back as common prefixes.
+  async function* listPages(prefix: string, delimiter: string | undefined, signal: AbortSignal | undefined): AsyncGenerator<ListObjectsV2CommandOutput> {
+    let continuationToken: string | undefined;
+    do {
+      throwIfAborted(signal, `operation=list, prefix=${prefix}`);
+      const page = await call("list", undefined, signal, () =>
+        client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            Delimiter: delimiter,
+            MaxKeys: listPageSize,
+            ContinuationToken: continuationToken,
+          }),
+          sendOptions(signal),
+        ),
+      );
+      yield page;
+      continuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (continuationToken !== undefined);
+  }
+
   return {
     stats,
     ensureBucket,
@@ -180,24 +202,13 @@ export function createS3ArchiveStore(options: S3ArchiveStoreOptions): S3ArchiveS
       }),
     async *list(prefix, callOptions = {}) {
       assertValidPrefix(prefix);
-      const { signal } = callOptions;
-      let continuationToken: string | undefined;
-      do {
-        throwIfAborted(signal, `operation=list, prefix=${prefix}`);
-        const page = await call("list", undefined, signal, () =>
-          client.send(
-            new ListObjectsV2Command({
-              Bucket: bucket,
-              Prefix: prefix,
-              MaxKeys: listPageSize,
-              ContinuationToken: continuationToken,
-            }),
-            sendOptions(signal),
-          ),
-        );
+      for await (const page of listPages(prefix, undefined, callOptions.signal))
         for (const object of page.Contents ?? []) if (object.Key !== undefined) yield object.Key;
-        continuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-      } while (continuationToken !== undefined);
+    },
+    async *listFolders(prefix, callOptions = {}) {
+      assertValidFolderPrefix(prefix);
+      for await (const page of listPages(prefix, "/", callOptions.signal))
+        for (const common of page.CommonPrefixes ?? []) if (common.Prefix !== undefined) yield common.Prefix;
     },
   };
 }

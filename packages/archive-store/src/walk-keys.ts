@@ -19,6 +19,19 @@ export async function* walkKeys(root: string, prefix: string, signal: AbortSigna
   yield* walkDirectory(root, baseKey, prefix, signal);
 }
 
+/**
+ * Yields the folder of every directory directly under `root/<prefix>` (`prefix` is `""` or ends with `/`),
+ * as `prefix + name + "/"`, in ascending byte order; names starting with `.` are skipped.
+ *
+ * @internal
+ */
+export async function* walkFolders(root: string, prefix: string, signal: AbortSignal | undefined): AsyncGenerator<string> {
+  throwIfAborted(signal, `prefix=${prefix}`);
+  const folders = (await readEntries(join(root, prefix))).filter((entry) => entry.isDirectory).map((entry) => `${prefix}${entry.name}/`);
+  // Sorted with their "/": "a-b/" comes before "a/".
+  yield* folders.sort(compare);
+}
+
 async function* walkDirectory(root: string, directoryKey: string, prefix: string, signal: AbortSignal | undefined): AsyncGenerator<string> {
   throwIfAborted(signal, `prefix=${prefix}`);
   const entries = await readEntries(join(root, directoryKey));

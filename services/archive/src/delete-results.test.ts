@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { blobKey, createFileArchiveStore, lineIndexKey, revisionOf, type ArchiveStore } from "@loupe/archive-store";
+import { blobKey, createFileArchiveStore, lineIndexKey, revisionOf, tenantMarkerKey, type ArchiveStore } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { DeleteRequestSchema, type PutRequest } from "@loupe/proto";
 import { deleteResults, deleteTargetFrom } from "./delete-results.js";
@@ -62,7 +62,7 @@ describe("deleteResults()", () => {
     assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("b") }), { resultsDeleted: 1, blobsDeleted: 1 });
     assert.equal(await store.exists(blobKey("local", shared)), false);
     assert.equal(await store.exists(lineIndexKey("local", shared)), false);
-    assert.deepEqual(await allKeys(store), ["v1/_tenants/local"]);
+    assert.deepEqual(await allKeys(store), []);
   });
 
   it("counts nothing for a result that is not there, so a delete can be repeated", async () => {
@@ -94,6 +94,14 @@ describe("deleteResults()", () => {
     assert.deepEqual(await deleteResults(store, "local", { kind: "tenant" }), { resultsDeleted: 3, blobsDeleted: 2 });
     assert.deepEqual(await allKeys(store), before);
     assert.equal((await loadRecord(store, "other", id("a"), NOW_MS)).resultId, id("a"));
+  });
+
+  it("deletes the tenant marker an earlier archive wrote with a tenant's results", async () => {
+    await save(store, "local", id("a"), "s1", "one\n");
+    await store.put(tenantMarkerKey("local"), new Uint8Array(0));
+    await store.put(tenantMarkerKey("other"), new Uint8Array(0));
+    assert.deepEqual(await deleteResults(store, "local", { kind: "tenant" }), { resultsDeleted: 1, blobsDeleted: 1 });
+    assert.deepEqual(await allKeys(store), [tenantMarkerKey("other")]);
   });
 
   it("lets the same content be saved again after its blob was deleted", async () => {

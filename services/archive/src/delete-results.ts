@@ -107,7 +107,8 @@ async function deleteSession(store: ArchiveStore, tenant: string, sessionId: str
 
 /**
  * Deletes a whole tenant: records first (so reads stop), then every other key under `v1/<tenant>/`, then
- * its tenant marker. A Put running meanwhile may leave some of its keys behind; deleting again removes them.
+ * the tenant marker an earlier archive may have written. A Put running meanwhile may leave some of its keys
+ * behind; deleting again removes them.
  */
 async function deleteTenant(store: ArchiveStore, tenant: string, signal?: AbortSignal): Promise<DeleteOutcome> {
   const options = signal ? { signal } : {};

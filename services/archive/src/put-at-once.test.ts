@@ -11,7 +11,6 @@ import {
   lineIndexKey,
   revisionOf,
   sessionEntryKey,
-  tenantMarkerKey,
   type ArchiveStore,
 } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
@@ -89,7 +88,6 @@ describe("putResult() on a store with putAll (LMDB)", () => {
       blobRefKey("t", sha, "r_once0000000000000001"),
       sessionEntryKey("t", "s", "r_once0000000000000001"),
       expiryEntryKey("t", NOW_MS + RETENTION_MS, "r_once0000000000000001"),
-      tenantMarkerKey("t"),
     ])
       assert.equal(await store.exists(key), true, key);
   });

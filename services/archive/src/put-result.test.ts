@@ -97,7 +97,7 @@ describe("putResult()", () => {
     const sha = revisionOf(encoder.encode(small)).slice("sha256:".length);
     await putOn("r_rounds00000000000001", small);
     assert.equal(rounds.length, 2);
-    assert.equal(rounds[0]?.length, 4, "the session entry, reference marker, expiry entry and tenant marker");
+    assert.equal(rounds[0]?.length, 3, "the session entry, reference marker and expiry entry (no tenant marker)");
     assert.deepEqual(rounds[1]?.sort(), [blobKey("t2", sha), lineIndexKey("t2", sha), recordKey("t2", "r_rounds00000000000001")].sort());
     rounds.length = 0;
     await putOn("r_rounds00000000000002", "large line\n".repeat(30_000));

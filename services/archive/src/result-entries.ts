@@ -1,4 +1,4 @@
-import { blobRefKey, expiryEntryKey, sessionEntryKey, tenantMarkerKey, type ArchiveStore, type AtomicPut } from "@loupe/archive-store";
+import { blobRefKey, expiryEntryKey, sessionEntryKey, type ArchiveStore, type AtomicPut } from "@loupe/archive-store";
 
 /**
  * What a result's index entries point at: enough to delete everything the result owns, also when its
@@ -19,9 +19,10 @@ const EMPTY = new Uint8Array(0);
 export const shaOfRevision = (revision: string): string => revision.slice("sha256:".length);
 
 /**
- * Writes a result's index entries before its blob and record: the tenant marker (the sweeper finds tenants
- * through it), the session entry, the blob reference marker, and the expiry entry, whose body names the
- * session and revision so the sweeper can clean up after a Put that never wrote its record.
+ * Writes a result's index entries before its blob and record: the session entry, the blob reference
+ * marker, and the expiry entry, whose body names the session and revision so the sweeper can clean up
+ * after a Put that never wrote its record (the sweeper finds the tenant by its folder, which the entries
+ * create).
  *
  * The reference marker goes first on purpose: a concurrent delete of the last other result using the blob
  * lists the markers after removing its own, so once this resolves that delete keeps the blob. With
@@ -36,28 +37,25 @@ export async function writeResultEntries(
   deferSync = false,
 ): Promise<string[]> {
   const options = { ...(signal ? { signal } : {}), ...(deferSync ? { deferSync } : {}) };
-  const [reference, session, expiry, marker] = resultEntryObjects(tenant, target);
+  const [reference, session, expiry] = resultEntryObjects(tenant, target);
   await Promise.all([
     store.put(reference.key, reference.body, options),
     store.put(session.key, session.body, options),
     store.put(expiry.key, expiry.body, { contentType: "application/json", ...options }),
-    // Never deferred: once durable, a store that remembers what it wrote answers the next ones at once.
-    store.put(marker.key, marker.body, signal ? { signal } : {}),
   ]);
-  return [reference.key, session.key, expiry.key, marker.key];
+  return [reference.key, session.key, expiry.key];
 }
 
 /**
- * A result's index entries as objects: the blob reference marker, the session entry, the expiry entry
- * (naming the session and revision) and the tenant marker, in that order.
+ * A result's index entries as objects: the blob reference marker, the session entry and the expiry entry
+ * (naming the session and revision), in that order.
  */
-export function resultEntryObjects(tenant: string, target: ResultEntryTarget): [AtomicPut, AtomicPut, AtomicPut, AtomicPut] {
+export function resultEntryObjects(tenant: string, target: ResultEntryTarget): [AtomicPut, AtomicPut, AtomicPut] {
   const intent = new TextEncoder().encode(JSON.stringify({ sessionId: target.sessionId, revision: target.revision }));
   return [
     { key: blobRefKey(tenant, shaOfRevision(target.revision), target.resultId), body: EMPTY },
     { key: sessionEntryKey(tenant, target.sessionId, target.resultId), body: EMPTY },
     { key: expiryEntryKey(tenant, target.expiresAtMs, target.resultId), body: intent },
-    { key: tenantMarkerKey(tenant), body: EMPTY },
   ];
 }
 

@@ -3,7 +3,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { blobKey, blobRefKey, createFileArchiveStore, expiryEntryKey, revisionOf, sessionEntryKey, type ArchiveStore } from "@loupe/archive-store";
+import {
+  blobKey,
+  blobRefKey,
+  createFileArchiveStore,
+  createLmdbArchiveStore,
+  expiryEntryKey,
+  revisionOf,
+  sessionEntryKey,
+  tenantMarkerKey,
+  type ArchiveStore,
+} from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import type { PutRequest } from "@loupe/proto";
 import { putResult } from "./put-result.js";
@@ -58,6 +68,31 @@ describe("sweepExpired()", () => {
     assert.ok(!(await allKeys(store)).some((key) => key.startsWith("v1/acme/")));
   });
 
+  it("finds every tenant by its folder, with no marker written, on the LMDB store too", async () => {
+    const lmdbDirectory = await mkdtemp(join(tmpdir(), "loupe-sweep-lmdb-"));
+    const lmdb = createLmdbArchiveStore({ directory: lmdbDirectory });
+    try {
+      for (const target of [store, lmdb]) {
+        for (const tenant of ["local", "acme", "défi 😀", ""]) await save(target, tenant, id("old"), `${tenant}\n`, T0);
+        assert.ok(!(await allKeys(target)).some((key) => key.startsWith("v1/_tenants/")), "no tenant marker");
+        assert.deepEqual(await sweepExpired(target, T0 + 8 * DAY_MS), { resultsDeleted: 4, blobsDeleted: 4, entriesRemoved: 0 });
+        assert.deepEqual(await allKeys(target), []);
+      }
+    } finally {
+      await lmdb.close?.();
+      await rm(lmdbDirectory, { recursive: true, force: true });
+    }
+  });
+
+  it("sweeps an archive an earlier version wrote, tenant markers and all", async () => {
+    await save(store, "local", id("old"), "old\n", T0);
+    await store.put(tenantMarkerKey("local"), new Uint8Array(0));
+    // A marker of a tenant whose keys are all gone names a folder-less tenant: nothing to sweep, no failure.
+    await store.put(tenantMarkerKey("gone"), new Uint8Array(0));
+    assert.deepEqual(await sweepExpired(store, T0 + 8 * DAY_MS), { resultsDeleted: 1, blobsDeleted: 1, entriesRemoved: 0 });
+    assert.deepEqual(await allKeys(store), [tenantMarkerKey("gone"), tenantMarkerKey("local")]);
+  });
+
   it("leaves everything before expiry, and answers expired before the sweep", async () => {
     await save(store, "local", id("a"), "text\n", T0);
     const before = await allKeys(store);
@@ -92,7 +127,7 @@ describe("startSweeper()", () => {
       await sweeper.stop();
       assert.equal(outcomes[0]?.resultsDeleted, 1);
       assert.equal(outcomes[1]?.resultsDeleted, 0);
-      assert.deepEqual(await allKeys(store), ["v1/_tenants/local"]);
+      assert.deepEqual(await allKeys(store), []);
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

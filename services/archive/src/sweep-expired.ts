@@ -1,4 +1,4 @@
-import { expiryPrefix, parseExpiryEntryKey, tenantFromMarkerKey, TENANT_MARKERS_PREFIX, type ArchiveStore } from "@loupe/archive-store";
+import { expiryPrefix, parseExpiryEntryKey, tenantFromFolder, TENANTS_PREFIX, type ArchiveStore } from "@loupe/archive-store";
 import { deleteResultEntries, forEachKey, readStoredRecord } from "./delete-results.js";
 import { readExpiryIntent, writeResultEntries } from "./result-entries.js";
 
@@ -11,8 +11,9 @@ export interface SweepOutcome {
 }
 
 /**
- * Deletes every result whose record expired at or before `nowMs`, for every tenant (found through the
- * tenant markers), walking each tenant's expiry entries soonest first and stopping at the first later one.
+ * Deletes every result whose record expired at or before `nowMs`, for every tenant (each folder
+ * `v1/<tenant>/` of the store), walking each tenant's expiry entries soonest first and stopping at the
+ * first later one.
  * An entry whose record is missing is what a failed Put left: its session entry, reference marker and (when
  * unused) blob go too. Safe to run from several archive replicas at once (every step is idempotent).
  *
@@ -20,8 +21,9 @@ export interface SweepOutcome {
  */
 export async function sweepExpired(store: ArchiveStore, nowMs: number, signal?: AbortSignal): Promise<SweepOutcome> {
   const outcome: SweepOutcome = { resultsDeleted: 0, blobsDeleted: 0, entriesRemoved: 0 };
-  for await (const markerKey of store.list(TENANT_MARKERS_PREFIX, signal ? { signal } : {})) {
-    await sweepTenant(store, tenantFromMarkerKey(markerKey), nowMs, outcome, signal);
+  for await (const folder of store.listFolders(TENANTS_PREFIX, signal ? { signal } : {})) {
+    const tenant = tenantFromFolder(folder);
+    if (tenant !== undefined) await sweepTenant(store, tenant, nowMs, outcome, signal);
   }
   return outcome;
 }

@@ -1,8 +1,10 @@
 // What the archive-store adapters' tests share (tests only).
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isAppError } from "@loupe/errors";
+import type { ArchiveStore } from "../archive-store.js";
 
 export const encoder = new TextEncoder();
 
@@ -51,4 +53,23 @@ export async function killLmdbSaveLoop(folder: string, step: string, acknowledge
   const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, exitSignal) => resolve(exitSignal)));
   if (signal !== "SIGKILL") throw new Error(`the child ended on its own [signal=${String(signal)}, acknowledged=${String(acknowledged)}]`);
   return acknowledged;
+}
+
+/**
+ * Puts a few keys under `root` (ending with `/`) and checks `store.listFolders` against them: the folders
+ * directly under a prefix in byte order (`a-b/` before `a/`), not the plain keys beside them, none under a
+ * folder of plain keys or a missing one, and a prefix that is not a folder refused.
+ */
+export async function checkFolderListing(store: ArchiveStore, root: string): Promise<void> {
+  const keys = ["a/1", "a/2", "a-b/x", "b/c/d", "top", "z9/deep/er/key"].map((key) => `${root}${key}`);
+  for (const key of keys) await store.put(key, encoder.encode(key));
+  assert.deepEqual(
+    await collect(store.listFolders(root)),
+    ["a-b/", "a/", "b/", "z9/"].map((folder) => `${root}${folder}`),
+  );
+  assert.deepEqual(await collect(store.listFolders(`${root}b/`)), [`${root}b/c/`]);
+  assert.deepEqual(await collect(store.listFolders(`${root}a/`)), []);
+  assert.deepEqual(await collect(store.listFolders(`${root}nothing/`)), []);
+  await assert.rejects(collect(store.listFolders(root.slice(0, -1))), hasCode("invalid_argument"));
+  await assert.rejects(collect(store.listFolders("../")), hasCode("invalid_argument"));
 }
