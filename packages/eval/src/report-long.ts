@@ -24,11 +24,12 @@ export interface TableRows {
 
 /**
  * The outputs over 8,000 characters of `rows` (one per policy): how many, their first views' mean tokens,
- * their evidence items, the share in view and reachable, and per kind the share in view with its items.
+ * their evidence items, the share in view, the share of the names among them in view (with their number),
+ * the share reachable, and per kind the share in view with its items.
  */
 export function longRows(rows: ReadonlyArray<{ policy: string; totals: Totals }>): TableRows {
   const kinds = kindsOf(rows.map((row) => row.totals));
-  const header = ["policy", "outputs", "mean view tokens", "evidence", "in view", "reachable", ...kinds.map((kind) => `${kind} in view`)];
+  const header = ["policy", "outputs", "mean view tokens", "evidence", "in view", "names in view", "reachable", ...kinds.map((kind) => `${kind} in view`)];
   const body = rows.map(({ policy, totals }) => {
     const long: LongTotals = totals.long;
     return [
@@ -37,6 +38,7 @@ export function longRows(rows: ReadonlyArray<{ policy: string; totals: Totals }>
       long.outputs === 0 ? "-" : number(long.viewTokens / long.outputs),
       number(long.evidence),
       percent(long.inView, long.evidence),
+      shareOf(long.namesInView, long.names),
       percent(long.reachable, long.evidence),
       ...kinds.map((kind) => {
         const byKind = totals.longByKind[kind];

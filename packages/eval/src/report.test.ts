@@ -71,12 +71,13 @@ describe("formatReportHtml()", () => {
 
   it("carries the long-output table per section and each policy against its blind cut, as the text report does", () => {
     // Twelve trajectories, each with one long file read of 2 items: core keeps both, its blind cut one.
-    const long = (inView: number): Totals["long"] => ({ outputs: 1, viewTokens: 1500, evidence: 2, inView, reachable: 2 });
+    // One of the two items is a name: core keeps it, the blind cut does not.
+    const long = (inView: number): Totals["long"] => ({ outputs: 1, viewTokens: 1500, evidence: 2, inView, reachable: 2, names: 1, namesInView: inView - 1 });
     const policy = (name: string, inView: number): EvalReport["policies"][number] => {
       const one = totals({ long: long(inView), longByKind: { file_read: long(inView) } });
       const pooled = totals({
-        long: { ...long(inView * 12), outputs: 12, evidence: 24 },
-        longByKind: { file_read: { ...long(inView * 12), outputs: 12, evidence: 24 } },
+        long: { ...long(inView * 12), outputs: 12, evidence: 24, names: 12, namesInView: (inView - 1) * 12 },
+        longByKind: { file_read: { ...long(inView * 12), outputs: 12, evidence: 24, names: 12, namesInView: (inView - 1) * 12 } },
       });
       const byTrajectory = Array.from({ length: 12 }, (_, index) => ({ id: `t${String(index)}`, agentSystem: "sys<a>", totals: one }));
       return { policy: name, pooled, bySystem: { "sys<a>": pooled }, byTrajectory };
@@ -84,6 +85,7 @@ describe("formatReportHtml()", () => {
     const html = formatReportHtml({ trajectories: 12, steps: 48, systems: ["sys<a>"], policies: [policy("core", 2), policy("blind:core", 1)] });
     assert.equal(html.match(/<caption>[^<]*outputs over 8,000 characters, cut or not<\/caption>/g)?.length, 2, "pooled and per system");
     assert.ok(html.includes("<td>100.0% of 24</td>") && html.includes("<td>50.0% of 24</td>"), "file reads in view, with their items");
+    assert.ok(html.includes("<th>names in view</th>") && html.includes("<td>100.0% of 12</td>") && html.includes("<td>0.0% of 12</td>"), "names in view");
     assert.ok(html.includes("Against the blind cut"));
     assert.ok(html.includes("<td>+50.0 [+50.0, +50.0] of 24 better</td>"), html.slice(html.indexOf("Against")));
   });

@@ -56,6 +56,24 @@ const trajectory: Trajectory = {
   ],
 };
 
+describe("scoreTrajectory() on an output over 8,000 characters", () => {
+  it("counts its names (paths, identifiers, error names) apart from its numbers and quoted strings", async () => {
+    const filler = "plain filler line\n".repeat(500);
+    const output = `load_config ok\n${filler}status_code 500 in src/app.py\n`;
+    const long = prepareTrajectory({ agentSystem: "fixture", id: "t2", rows: [row(1, output, "Check status_code 500 in src/app.py")] }, words);
+    // Evidence: status_code and src/app.py (names), 500 (a number); the first line holds none of them.
+    const { long: totals, longByKind } = await scoreTrajectory(long, firstLine, words);
+    assert.deepEqual(totals, { outputs: 1, viewTokens: 2, evidence: 3, inView: 0, reachable: 3, names: 2, namesInView: 0 });
+    assert.deepEqual(Object.keys(longByKind), ["command"]);
+    const lastLines: Policy = {
+      name: "last-line",
+      view: async (one) => ({ firstView: one.output.slice(one.output.lastIndexOf("status_code")), saved: false }),
+    };
+    const kept = (await scoreTrajectory(long, lastLines, words)).long;
+    assert.deepEqual({ ...kept, viewTokens: 0 }, { outputs: 1, viewTokens: 0, evidence: 3, inView: 3, reachable: 3, names: 2, namesInView: 2 });
+  });
+});
+
 describe("historyTokensOf()", () => {
   it("carries result i of n into the n − i later steps", () => {
     assert.equal(historyTokensOf([]), 0);
@@ -91,7 +109,7 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
       recoveries: 0,
       cutEvidence: 0,
       cutInView: 0,
-      long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0 },
+      long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0, names: 0, namesInView: 0 },
       longByKind: {},
     });
   });
@@ -114,7 +132,7 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
       recoveries: 2,
       cutEvidence: 2,
       cutInView: 0,
-      long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0 },
+      long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0, names: 0, namesInView: 0 },
       longByKind: {},
     });
   });

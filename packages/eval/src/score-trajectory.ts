@@ -3,7 +3,7 @@ import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
 import { intentOf } from "./intent-of.js";
 import { kindOfRow } from "./kind-of-row.js";
-import { addLongTotals, emptyLongTotals, LONG_OUTPUT_CHARS, type LongTotals } from "./long-totals.js";
+import { addLongTotals, emptyLongTotals, LONG_OUTPUT_CHARS, NAME_KINDS, type LongTotals } from "./long-totals.js";
 import type { Policy } from "./policy.js";
 
 /** Sums of one policy over some trajectories (all counts; tokens are o200k). */
@@ -146,6 +146,8 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
     for (const item of evidence) {
       totals.evidence++;
       if (!whole) totals.cutEvidence++;
+      const name = NAME_KINDS.has(item.kind);
+      if (name) for (const bucket of long) bucket.names++;
       if (view.firstView.includes(item.text)) {
         totals.inView++;
         totals.reachable++;
@@ -153,6 +155,7 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
         for (const bucket of long) {
           bucket.inView++;
           bucket.reachable++;
+          if (name) bucket.namesInView++;
         }
         continue;
       }
