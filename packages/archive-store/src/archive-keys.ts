@@ -138,7 +138,8 @@ export function blobRefPrefix(tenant: string, sha256Hex: string): string {
 }
 
 /**
- * The (empty) marker saying a result uses a blob: `v1/<tenant>/refs/<sha256>/<resultId>`.
+ * The marker saying a result uses a blob: `v1/<tenant>/refs/<sha256>/<resultId>` (the archive writes the
+ * result's expiry as its body).
  * @throws AppError `invalid_argument` when `sha256Hex` is not 64 lowercase hex digits.
  */
 export function blobRefKey(tenant: string, sha256Hex: string, resultId: string): string {

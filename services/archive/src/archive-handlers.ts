@@ -60,7 +60,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
     },
     async delete(request, context) {
       const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
-      const outcome = await deleteResults(store, tenant, deleteTargetFrom(request), context.signal);
+      const outcome = await deleteResults(store, tenant, deleteTargetFrom(request), deps.now(), context.signal);
       return { resultsDeleted: outcome.resultsDeleted, blobsDeleted: outcome.blobsDeleted };
     },
     async stat(request, context) {

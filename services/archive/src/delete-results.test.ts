@@ -4,11 +4,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { blobKey, createFileArchiveStore, lineIndexKey, revisionOf, tenantMarkerKey, type ArchiveStore } from "@loupe/archive-store";
+import {
+  blobKey,
+  blobRefKey,
+  createFileArchiveStore,
+  createLmdbArchiveStore,
+  lineIndexKey,
+  revisionOf,
+  tenantMarkerKey,
+  type ArchiveStore,
+} from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { DeleteRequestSchema, type PutRequest } from "@loupe/proto";
 import { deleteResults, deleteTargetFrom } from "./delete-results.js";
 import { putResult } from "./put-result.js";
+import { STALE_MARKER_GRACE_MS } from "./blob-references.js";
+import { resultEntryObjects } from "./result-entries.js";
 import { loadRecord } from "./result-record.js";
 
 const NOW_MS = 1_700_000_000_000;
@@ -53,20 +64,20 @@ describe("deleteResults()", () => {
     await save(store, "local", id("b"), "s2", "shared\ncontent\n");
     const shared = sha("shared\ncontent\n");
 
-    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("a") }), { resultsDeleted: 1, blobsDeleted: 0 });
+    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("a") }, NOW_MS), { resultsDeleted: 1, blobsDeleted: 0 });
     await assert.rejects(loadRecord(store, "local", id("a"), NOW_MS), isNotFound);
     assert.equal((await loadRecord(store, "local", id("b"), NOW_MS)).resultId, id("b"));
     assert.ok(await store.exists(blobKey("local", shared)));
     assert.ok(await store.exists(lineIndexKey("local", shared)));
 
-    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("b") }), { resultsDeleted: 1, blobsDeleted: 1 });
+    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("b") }, NOW_MS), { resultsDeleted: 1, blobsDeleted: 1 });
     assert.equal(await store.exists(blobKey("local", shared)), false);
     assert.equal(await store.exists(lineIndexKey("local", shared)), false);
     assert.deepEqual(await allKeys(store), []);
   });
 
   it("counts nothing for a result that is not there, so a delete can be repeated", async () => {
-    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("missing") }), { resultsDeleted: 0, blobsDeleted: 0 });
+    assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("missing") }, NOW_MS), { resultsDeleted: 0, blobsDeleted: 0 });
   });
 
   it("deletes one session's results and leaves other sessions alone", async () => {
@@ -75,7 +86,7 @@ describe("deleteResults()", () => {
     await save(store, "local", id("c"), "s2", "two\n");
     await save(store, "local", id("d"), "s2", "three\n");
 
-    assert.deepEqual(await deleteResults(store, "local", { kind: "session", sessionId: "s1" }), { resultsDeleted: 2, blobsDeleted: 1 });
+    assert.deepEqual(await deleteResults(store, "local", { kind: "session", sessionId: "s1" }, NOW_MS), { resultsDeleted: 2, blobsDeleted: 1 });
     await assert.rejects(loadRecord(store, "local", id("a"), NOW_MS), isNotFound);
     await assert.rejects(loadRecord(store, "local", id("b"), NOW_MS), isNotFound);
     assert.equal(await store.exists(blobKey("local", sha("one\n"))), false);
@@ -91,7 +102,7 @@ describe("deleteResults()", () => {
     await save(store, "other", id("a"), "s1", "one\n");
     const before = (await allKeys(store)).filter((key) => key.includes("/other"));
 
-    assert.deepEqual(await deleteResults(store, "local", { kind: "tenant" }), { resultsDeleted: 3, blobsDeleted: 2 });
+    assert.deepEqual(await deleteResults(store, "local", { kind: "tenant" }, NOW_MS), { resultsDeleted: 3, blobsDeleted: 2 });
     assert.deepEqual(await allKeys(store), before);
     assert.equal((await loadRecord(store, "other", id("a"), NOW_MS)).resultId, id("a"));
   });
@@ -100,17 +111,83 @@ describe("deleteResults()", () => {
     await save(store, "local", id("a"), "s1", "one\n");
     await store.put(tenantMarkerKey("local"), new Uint8Array(0));
     await store.put(tenantMarkerKey("other"), new Uint8Array(0));
-    assert.deepEqual(await deleteResults(store, "local", { kind: "tenant" }), { resultsDeleted: 1, blobsDeleted: 1 });
+    assert.deepEqual(await deleteResults(store, "local", { kind: "tenant" }, NOW_MS), { resultsDeleted: 1, blobsDeleted: 1 });
     assert.deepEqual(await allKeys(store), [tenantMarkerKey("other")]);
   });
 
   it("lets the same content be saved again after its blob was deleted", async () => {
     await save(store, "local", id("a"), "s1", "again\n");
-    await deleteResults(store, "local", { kind: "result", resultId: id("a") });
+    await deleteResults(store, "local", { kind: "result", resultId: id("a") }, NOW_MS);
     const { deduplicated } = await save(store, "local", id("b"), "s1", "again\n");
     assert.equal(deduplicated, false);
     assert.ok(await store.exists(blobKey("local", sha("again\n"))));
     assert.ok(await store.exists(lineIndexKey("local", sha("again\n"))));
+  });
+
+  describe("a reference marker whose Put crashed between its entries", () => {
+    // What a crash can leave of a Put whose entries go out together: the marker stored, the expiry entry
+    // (which would have swept it) and the record not.
+    const leftOver = async (target: ArchiveStore, resultId: string, text: string, putAtMs: number, body?: Uint8Array) => {
+      const [marker] = resultEntryObjects("local", {
+        resultId,
+        sessionId: "s0",
+        revision: revisionOf(encoder.encode(text)),
+        expiresAtMs: putAtMs + 7 * DAY_MS,
+      });
+      await target.put(marker.key, body ?? marker.body);
+      return marker.key;
+    };
+
+    for (const [name, open] of [
+      ["files", (dir: string) => createFileArchiveStore({ directory: join(dir, "files") })],
+      ["LMDB", (dir: string) => createLmdbArchiveStore({ directory: join(dir, "lmdb") })],
+    ] as const) {
+      it(`does not keep the blob of a later result past that marker's expiry (${name})`, async () => {
+        const target = open(directory);
+        try {
+          const marker = await leftOver(target, id("crashed"), "kept too long\n", NOW_MS);
+          await save(target, "local", id("later"), "s1", "kept too long\n", NOW_MS + DAY_MS);
+          const after = NOW_MS + 7 * DAY_MS + STALE_MARKER_GRACE_MS;
+          assert.deepEqual(await deleteResults(target, "local", { kind: "result", resultId: id("later") }, after), { resultsDeleted: 1, blobsDeleted: 1 });
+          assert.equal(await target.exists(marker), false, "the left-over marker goes with the blob");
+          assert.deepEqual(await allKeys(target), []);
+        } finally {
+          await target.close?.();
+        }
+      });
+    }
+
+    it("keeps the blob while the marker's expiry (and a grace) has not passed: its Put may still be running", async () => {
+      await leftOver(store, id("running"), "in flight\n", NOW_MS);
+      await save(store, "local", id("other"), "s1", "in flight\n", NOW_MS);
+      const beforeGrace = NOW_MS + 7 * DAY_MS + STALE_MARKER_GRACE_MS - 1;
+      assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("other") }, beforeGrace), { resultsDeleted: 1, blobsDeleted: 0 });
+      assert.ok(await store.exists(blobKey("local", sha("in flight\n"))));
+    });
+
+    it("keeps the blob while the marker's result has a record, expired or not", async () => {
+      await save(store, "local", id("first"), "s1", "recorded\n", NOW_MS);
+      await save(store, "local", id("second"), "s1", "recorded\n", NOW_MS + DAY_MS);
+      const late = NOW_MS + 30 * DAY_MS;
+      assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("second") }, late), { resultsDeleted: 1, blobsDeleted: 0 });
+      assert.ok(await store.exists(blobKey("local", sha("recorded\n"))));
+      assert.ok(await store.exists(blobRefKey("local", sha("recorded\n"), id("first"))));
+    });
+
+    for (const [what, body] of [
+      ["an earlier archive wrote empty", ""],
+      ["that is not Loupe's", "not json"],
+    ] as const) {
+      it(`keeps the blob for a marker ${what}, which names no expiry`, async () => {
+        await leftOver(store, id("old"), "old marker\n", NOW_MS, encoder.encode(body));
+        await save(store, "local", id("new"), "s1", "old marker\n", NOW_MS);
+        assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id("new") }, NOW_MS + 365 * DAY_MS), {
+          resultsDeleted: 1,
+          blobsDeleted: 0,
+        });
+        assert.ok(await store.exists(blobKey("local", sha("old marker\n"))));
+      });
+    }
   });
 });
 

@@ -1,9 +1,6 @@
 import {
-  blobKey,
   blobRefKey,
-  blobRefPrefix,
   expiryEntryKey,
-  lineIndexKey,
   recordKey,
   resultIdFromKey,
   sessionEntryKey,
@@ -13,10 +10,11 @@ import {
   turnLogPrefix,
   type ArchiveStore,
 } from "@loupe/archive-store";
-import { AppError, isAppError } from "@loupe/errors";
+import { AppError } from "@loupe/errors";
 import type { DeleteRequest } from "@loupe/proto";
+import { deleteBlobIfUnused } from "./blob-references.js";
 import { shaOfRevision, type ResultEntryTarget } from "./result-entries.js";
-import type { StoredRecord } from "./result-record.js";
+import { readStoredRecord } from "./result-record.js";
 
 /** What a delete removes: one result, one session's results, or all of a tenant's. */
 export type DeleteTarget = { kind: "result"; resultId: string } | { kind: "session"; sessionId: string } | { kind: "tenant" };
@@ -36,43 +34,16 @@ const RECORD_KEY = /\/results\/[A-Za-z0-9_-]+\.json$/;
 const BLOB_KEY = /\/blobs\/[0-9a-f]{64}$/;
 
 /**
- * Reads a record as stored, expired or not; undefined when there is none.
- * @throws AppError from the store other than `not_found`
- */
-export async function readStoredRecord(store: ArchiveStore, tenant: string, resultId: string, signal?: AbortSignal): Promise<StoredRecord | undefined> {
-  try {
-    return JSON.parse(new TextDecoder().decode(await store.get(recordKey(tenant, resultId), signal ? { signal } : {}))) as StoredRecord;
-  } catch (error) {
-    if (isAppError(error) && error.code === "not_found") return undefined;
-    throw error;
-  }
-}
-
-/**
- * Deletes a blob and its line index when no reference marker remains under it; returns 1 when it removed one.
- *
- * Race with a concurrent Put of the same content (put-result.ts): the Put writes its marker before it checks
- * that the blob exists, and this lists the markers after its own marker is gone. If the Put's marker landed
- * first, the blob stays. If not, the Put's existence check may still have seen the blob; the Put checks
- * again after writing its record and fails with `aborted`, so the caller retries and the retry uploads the
- * content. Only a Put that runs entirely between this listing and the deletion can keep a record whose blob
- * is gone (its reads then answer `not_found`; the next Put of that content restores the blob). The line
- * index goes first, so a Put that re-uploads the blob in between also re-creates its index.
- */
-export async function deleteBlobIfUnused(store: ArchiveStore, tenant: string, sha256Hex: string, signal?: AbortSignal): Promise<number> {
-  const options = signal ? { signal } : {};
-  for await (const _marker of store.list(blobRefPrefix(tenant, sha256Hex), options)) return 0;
-  const existed = await store.exists(blobKey(tenant, sha256Hex), options);
-  await store.delete(lineIndexKey(tenant, sha256Hex), options);
-  await store.delete(blobKey(tenant, sha256Hex), options);
-  return existed ? 1 : 0;
-}
-
-/**
  * Removes what one result owns, record first (reads answer `not_found` from then on), then its session and
  * expiry entries, its reference marker, and its blob when no other result uses it. Missing pieces are skipped.
  */
-export async function deleteResultEntries(store: ArchiveStore, tenant: string, target: ResultEntryTarget, signal?: AbortSignal): Promise<number> {
+export async function deleteResultEntries(
+  store: ArchiveStore,
+  tenant: string,
+  target: ResultEntryTarget,
+  nowMs: number,
+  signal?: AbortSignal,
+): Promise<number> {
   const options = signal ? { signal } : {};
   const sha = shaOfRevision(target.revision);
   await store.delete(recordKey(tenant, target.resultId), options);
@@ -81,20 +52,20 @@ export async function deleteResultEntries(store: ArchiveStore, tenant: string, t
     store.delete(expiryEntryKey(tenant, target.expiresAtMs, target.resultId), options),
   ]);
   await store.delete(blobRefKey(tenant, sha, target.resultId), options);
-  return deleteBlobIfUnused(store, tenant, sha, signal);
+  return deleteBlobIfUnused(store, tenant, sha, nowMs, signal);
 }
 
-async function deleteOne(store: ArchiveStore, tenant: string, resultId: string, signal?: AbortSignal): Promise<DeleteOutcome> {
+async function deleteOne(store: ArchiveStore, tenant: string, resultId: string, nowMs: number, signal?: AbortSignal): Promise<DeleteOutcome> {
   const record = await readStoredRecord(store, tenant, resultId, signal);
   if (!record) return { resultsDeleted: 0, blobsDeleted: 0 };
-  return { resultsDeleted: 1, blobsDeleted: await deleteResultEntries(store, tenant, record, signal) };
+  return { resultsDeleted: 1, blobsDeleted: await deleteResultEntries(store, tenant, record, nowMs, signal) };
 }
 
-async function deleteSession(store: ArchiveStore, tenant: string, sessionId: string, signal?: AbortSignal): Promise<DeleteOutcome> {
+async function deleteSession(store: ArchiveStore, tenant: string, sessionId: string, nowMs: number, signal?: AbortSignal): Promise<DeleteOutcome> {
   const options = signal ? { signal } : {};
   const total: DeleteOutcome = { resultsDeleted: 0, blobsDeleted: 0 };
   await forEachKey(store.list(sessionPrefix(tenant, sessionId), options), async (key) => {
-    const outcome = await deleteOne(store, tenant, resultIdFromKey(key), signal);
+    const outcome = await deleteOne(store, tenant, resultIdFromKey(key), nowMs, signal);
     // An entry whose record never came (a failed Put) goes too; the sweeper removes the rest at its expiry.
     await store.delete(key, options);
     total.resultsDeleted += outcome.resultsDeleted;
@@ -128,17 +99,18 @@ async function deleteTenant(store: ArchiveStore, tenant: string, signal?: AbortS
 
 /**
  * Deletes one result, a session's results or a tenant's: records, index entries, and blobs no remaining
- * result uses. Deleting something absent is not an error (counts 0), so a delete can be retried.
+ * result uses (`nowMs` tells which reference markers are left over, see deleteBlobIfUnused). Deleting
+ * something absent is not an error (counts 0), so a delete can be retried.
  *
  * @throws AppError from the store (`unavailable`, `cancelled`, …); a failed delete may have removed part of
  *   the target, and repeating it finishes the job.
  */
-export async function deleteResults(store: ArchiveStore, tenant: string, target: DeleteTarget, signal?: AbortSignal): Promise<DeleteOutcome> {
+export async function deleteResults(store: ArchiveStore, tenant: string, target: DeleteTarget, nowMs: number, signal?: AbortSignal): Promise<DeleteOutcome> {
   switch (target.kind) {
     case "result":
-      return deleteOne(store, tenant, target.resultId, signal);
+      return deleteOne(store, tenant, target.resultId, nowMs, signal);
     case "session":
-      return deleteSession(store, tenant, target.sessionId, signal);
+      return deleteSession(store, tenant, target.sessionId, nowMs, signal);
     case "tenant":
       return deleteTenant(store, tenant, signal);
   }

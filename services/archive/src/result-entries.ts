@@ -13,7 +13,28 @@ export interface ResultEntryTarget {
   expiresAtMs: number;
 }
 
-const EMPTY = new Uint8Array(0);
+/**
+ * The body of a result's blob reference marker: when the result expires. A marker whose result is gone
+ * and whose expiry is past names no live reference (see deleteBlobIfUnused): what a crash between the
+ * entries of a Put can leave (the marker stored, the expiry entry that would have swept it not).
+ */
+export function referenceMarkerBody(expiresAtMs: number): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify({ expiresAtMs }));
+}
+
+/** The expiry a reference marker's body names; undefined for an empty body (markers written before bodies were) or an unreadable one. */
+export function markerExpiry(body: Uint8Array): number | undefined {
+  if (body.byteLength === 0) return undefined;
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(body)) as { expiresAtMs?: unknown };
+    return Number.isSafeInteger(parsed.expiresAtMs) ? (parsed.expiresAtMs as number) : undefined;
+  } catch {
+    // Not JSON: nothing Loupe wrote; treated as a live reference.
+    return undefined;
+  }
+}
+
+const JSON_TYPE = { contentType: "application/json" };
 
 /** The SHA-256 hex of a `sha256:<hex>` revision. */
 export const shaOfRevision = (revision: string): string => revision.slice("sha256:".length);
@@ -39,22 +60,22 @@ export async function writeResultEntries(
   const options = { ...(signal ? { signal } : {}), ...(deferSync ? { deferSync } : {}) };
   const [reference, session, expiry] = resultEntryObjects(tenant, target);
   await Promise.all([
-    store.put(reference.key, reference.body, options),
+    store.put(reference.key, reference.body, { ...JSON_TYPE, ...options }),
     store.put(session.key, session.body, options),
-    store.put(expiry.key, expiry.body, { contentType: "application/json", ...options }),
+    store.put(expiry.key, expiry.body, { ...JSON_TYPE, ...options }),
   ]);
   return [reference.key, session.key, expiry.key];
 }
 
 /**
- * A result's index entries as objects: the blob reference marker, the session entry and the expiry entry
- * (naming the session and revision), in that order.
+ * A result's index entries as objects: the blob reference marker (naming the expiry), the session entry
+ * (empty) and the expiry entry (naming the session and revision), in that order.
  */
 export function resultEntryObjects(tenant: string, target: ResultEntryTarget): [AtomicPut, AtomicPut, AtomicPut] {
   const intent = new TextEncoder().encode(JSON.stringify({ sessionId: target.sessionId, revision: target.revision }));
   return [
-    { key: blobRefKey(tenant, shaOfRevision(target.revision), target.resultId), body: EMPTY },
-    { key: sessionEntryKey(tenant, target.sessionId, target.resultId), body: EMPTY },
+    { key: blobRefKey(tenant, shaOfRevision(target.revision), target.resultId), body: referenceMarkerBody(target.expiresAtMs) },
+    { key: sessionEntryKey(tenant, target.sessionId, target.resultId), body: new Uint8Array(0) },
     { key: expiryEntryKey(tenant, target.expiresAtMs, target.resultId), body: intent },
   ];
 }

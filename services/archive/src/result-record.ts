@@ -128,3 +128,16 @@ export function recordOf(header: PutHeader, index: LineIndex, nowMs: number, exp
   }
   return record;
 }
+
+/**
+ * Reads a record as stored, expired or not; undefined when there is none.
+ * @throws AppError from the store other than `not_found`
+ */
+export async function readStoredRecord(store: ArchiveStore, tenant: string, resultId: string, signal?: AbortSignal): Promise<StoredRecord | undefined> {
+  try {
+    return JSON.parse(new TextDecoder().decode(await store.get(recordKey(tenant, resultId), signal ? { signal } : {}))) as StoredRecord;
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") return undefined;
+    throw error;
+  }
+}

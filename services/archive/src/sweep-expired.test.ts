@@ -17,7 +17,8 @@ import {
 import { isAppError } from "@loupe/errors";
 import type { PutRequest } from "@loupe/proto";
 import { putResult } from "./put-result.js";
-import { writeResultEntries } from "./result-entries.js";
+import { STALE_MARKER_GRACE_MS } from "./blob-references.js";
+import { resultEntryObjects, writeResultEntries } from "./result-entries.js";
 import { loadRecord } from "./result-record.js";
 import { startSweeper, sweepExpired, type SweepOutcome } from "./sweep-expired.js";
 
@@ -112,6 +113,16 @@ describe("sweepExpired()", () => {
     for (const key of [blobRefKey("local", sha("lost\n"), id("lost")), sessionEntryKey("local", "s9", id("lost")), expiryEntryKey("local", T0, id("lost"))]) {
       assert.ok(!keys.includes(key), key);
     }
+  });
+
+  it("removes a blob whose only other marker a Put left without its expiry entry, once that marker's expiry has passed", async () => {
+    const revision = revisionOf(encoder.encode("orphaned\n"));
+    const [marker] = resultEntryObjects("local", { resultId: id("crashed"), sessionId: "s9", revision, expiresAtMs: T0 + 7 * DAY_MS });
+    await store.put(marker.key, marker.body);
+    await save(store, "local", id("later"), "orphaned\n", T0 + DAY_MS);
+    const outcome = await sweepExpired(store, T0 + 8 * DAY_MS + STALE_MARKER_GRACE_MS);
+    assert.deepEqual(outcome, { resultsDeleted: 1, blobsDeleted: 1, entriesRemoved: 0 });
+    assert.deepEqual(await allKeys(store), []);
   });
 });
 

@@ -1,6 +1,7 @@
 import { expiryPrefix, parseExpiryEntryKey, tenantFromFolder, TENANTS_PREFIX, type ArchiveStore } from "@loupe/archive-store";
-import { deleteResultEntries, forEachKey, readStoredRecord } from "./delete-results.js";
+import { deleteResultEntries, forEachKey } from "./delete-results.js";
 import { readExpiryIntent, writeResultEntries } from "./result-entries.js";
+import { readStoredRecord } from "./result-record.js";
 
 /** What one sweep removed. */
 export interface SweepOutcome {
@@ -42,11 +43,11 @@ async function sweepTenant(store: ArchiveStore, tenant: string, nowMs: number, o
     const { expiresAtMs, resultId } = parseExpiryEntryKey(prefix, key);
     const record = await readStoredRecord(store, tenant, resultId, signal);
     if (record && record.expiresAtMs <= nowMs) {
-      outcome.blobsDeleted += await deleteResultEntries(store, tenant, record, signal);
+      outcome.blobsDeleted += await deleteResultEntries(store, tenant, record, nowMs, signal);
       outcome.resultsDeleted++;
     } else if (!record) {
       const intent = await readExpiryIntent(store, key, signal);
-      if (intent) outcome.blobsDeleted += await deleteResultEntries(store, tenant, { resultId, expiresAtMs, ...intent }, signal);
+      if (intent) outcome.blobsDeleted += await deleteResultEntries(store, tenant, { resultId, expiresAtMs, ...intent }, nowMs, signal);
       // A Put of this id may have written its record meanwhile: put its markers back (they only keep
       // things alive), so it never loses its blob to a later delete of another result.
       const late = intent && (await readStoredRecord(store, tenant, resultId, signal));

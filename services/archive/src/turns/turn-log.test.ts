@@ -131,7 +131,7 @@ describe("turn log", () => {
   it("goes with its session when the session is deleted", async () => {
     await appendTurns(store, { tenant: "t1", sessionId: "s1", turns: [turn(1, "x")], systemPrompt: "sys", toolsJson: "" });
     await appendTurns(store, { tenant: "t1", sessionId: "s2", turns: [turn(1, "y")], systemPrompt: "", toolsJson: "" });
-    await deleteResults(store, "t1", deleteTargetFrom(create(DeleteRequestSchema, { target: { case: "sessionId", value: "s1" } })));
+    await deleteResults(store, "t1", deleteTargetFrom(create(DeleteRequestSchema, { target: { case: "sessionId", value: "s1" } })), Date.now());
     assert.equal((await read(store, "t1", {})).lastSeq, 0);
     assert.equal((await read(store, "t1", { sessionId: "s2" })).lastSeq, 1);
   });
