@@ -141,7 +141,9 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps): Pr
       counter: tokenCounters.o200k_base,
       counterFor: (encoding) => tokenCounters[encoding],
       // The process's shared threads count as `tokenCounters` do.
-      ...(config.countWorkers > 0 ? { countPool: defaultTokenCountPool({ workers: config.countWorkers, onThreadFailure: countThreadFailed(logger) }) } : {}),
+      ...(config.countWorkers > 0
+        ? { countPool: defaultTokenCountPool({ workers: config.countWorkers, onThreadFailure: countThreadFailed(logger) }), running: { calls: 0 } }
+        : {}),
       maxResultBytes: config.maxResultBytes,
       maxViewBytes: config.maxViewBytes,
       defaultBudgetTokens: config.defaultBudgetTokens,

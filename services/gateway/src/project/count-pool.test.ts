@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "@loupe/errors";
 import { createTokenCounter, type TokenEncoding } from "@loupe/projection";
 import { createTokenCountPool, MAX_START_FAILURES, type TokenCountPool } from "./count-pool.js";
+import { projectHere } from "./project-here.js";
 
 /** Asks until a thread is ready (the first asks start it and go back to the caller). */
 async function whenReady(pool: TokenCountPool): Promise<void> {
@@ -66,6 +67,35 @@ describe("token-count pool", () => {
     await Promise.all([first, second]);
     const again = pool.count(outputs[2]!, "o200k_base");
     assert.equal(await again, createTokenCounter("o200k_base").count(outputs[2]!));
+  });
+
+  it("projects as projectHere does in this thread, and queues up to maxQueuedProjections projections where counts stop at maxQueued", async () => {
+    const pool = poolOf({ workers: 1, maxQueued: 1, maxQueuedProjections: 3 });
+    await whenReady(pool);
+    const job = (text: string) => ({
+      input: {
+        toolName: "bash",
+        declaredKind: undefined,
+        argsJson: "",
+        text,
+        structuredOnly: false,
+        isError: false,
+        exitCode: 0,
+        timedOut: false,
+        durationMs: undefined,
+      },
+      options: { budgetTokens: 500, maxViewBytes: 50 * 1024, resultId: "r_0123456789abcdef", view: "" },
+      encoding: "o200k_base" as const,
+      bytes: Buffer.byteLength(text),
+      exact: true,
+    });
+    const jobs = outputs.map(job);
+    const answers = jobs.map((each) => pool.project(each));
+    assert.ok(answers.every((answer) => answer !== undefined));
+    assert.equal(pool.count("one", "o200k_base"), undefined, "a count finds the queue full");
+    assert.equal(pool.project(job("four")), undefined, "a fourth projection too");
+    const here = jobs.map((each) => projectHere(each.input, each.options, createTokenCounter("o200k_base"), each.bytes, each.exact));
+    assert.deepEqual(await Promise.all(answers), here);
   });
 
   it("rejects a job its thread cannot count, and goes on counting", async () => {

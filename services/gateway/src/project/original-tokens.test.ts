@@ -22,6 +22,7 @@ function poolAnswering(answer: number | Error | undefined): { pool: TokenCountPo
       if (answer === undefined) return undefined;
       return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
     },
+    project: () => undefined,
     close: () => Promise.resolve(),
   };
   return { pool, asked };
@@ -37,6 +38,7 @@ describe("countOriginal", () => {
         asked.push(text);
         return Promise.resolve(counter.count(text));
       },
+      project: () => undefined,
       close: () => Promise.resolve(),
     };
     assert.deepEqual(await countOriginal(contentOf(long), caching, true, false, pool)(), { tokens: counter.count(long), estimated: false });

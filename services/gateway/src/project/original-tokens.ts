@@ -73,6 +73,15 @@ export function countOriginal(
 }
 
 /**
+ * The original's tokens counted in this thread: above EXACT_COUNT_MAX_BYTES estimated from its bytes, else
+ * counted exactly (through `counter`'s cache when it is the call's caching counter).
+ */
+export function exactOriginalTokens(text: string, bytes: number, counter: TokenCounter, exact: boolean): TokenCount {
+  if (bytes > EXACT_COUNT_MAX_BYTES) return { tokens: Math.ceil(bytes / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
+  return { tokens: counter.count(text), estimated: !exact };
+}
+
+/**
  * The fit check of a result's text against its budget: `fitted` is its tokens when it fits, else false;
  * `counted` is its tokens when they are all known. A result under WHOLE_COUNT_MAX_BYTES is counted whole
  * (line by line into `counter`'s cache when it is the call's caching counter, which the projection then

@@ -25,6 +25,12 @@ export interface ProjectDeps {
   counterFor: (encoding: TokenEncoding) => TokenCounter;
   /** Threads that count long originals exactly while the call projects and saves (they count as `counterFor`'s counters); undefined: counted in this thread. */
   countPool?: TokenCountPool;
+  /**
+   * Project calls running in this gateway now (Project keeps the count): a call that is not alone is
+   * projected whole in a thread of `countPool` when one is free, so this thread serves the others meanwhile.
+   * Undefined: every call projects in this thread.
+   */
+  running?: { calls: number };
   maxResultBytes: number;
   maxViewBytes: number;
   defaultBudgetTokens: number;

@@ -6,6 +6,7 @@ import { resultKindFromToolKind, toolKindFromResultKind } from "../result-kind.j
 import { viewParts, withMediaIds } from "../view-parts.js";
 import { gather, type Gathered } from "./gather.js";
 import { checkFit, countOriginal, type TokenCount } from "./original-tokens.js";
+import type { PortableProjectOptions } from "./project-here.js";
 import type { ProjectDeps } from "./project-deps.js";
 import { save, type Saved } from "./save.js";
 import { saveMedia } from "./save-media.js";
@@ -57,29 +58,56 @@ export async function project(
   signal?: AbortSignal,
 ): Promise<ProjectResponseInit> {
   const gathered = await gather(request, tenant, deps, pinnedRule);
-  // One cache of line counts for the call: the view is counted from the counts its projection made.
-  const counter = createCachingCounter(deps.counterFor(gathered.profile.encoding));
-  // A small result is counted whole here (its count is the original's); a larger one up to its budget.
-  const { fitted, counted: textTokens } = checkFit(gathered.input.text, gathered.content.bytes.byteLength, counter, gathered.budgetTokens);
-  // A result over its budget is saved whatever its view: the save starts now, so the disk works while this
-  // process counts and projects.
-  const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
-  // A long original is counted in a counting thread meanwhile, when one is free (what the fit check counted aside);
-  // else in this thread once projected.
-  const counting = countOriginal(gathered.content, counter, gathered.profile.exact, textTokens ?? false, deps.countPool);
-  const options: ProjectOptions = {
+  const running = deps.running;
+  if (running !== undefined) running.calls++;
+  try {
+    // Alone, a call projects here, overlapping its save; beside other calls, in a thread when one is free,
+    // so that this thread serves the others meanwhile.
+    const threaded = running !== undefined && running.calls > 1 ? projectInThread(gathered, request, tenant, deps, signal) : undefined;
+    return finish(gathered, request, tenant, deps, (await threaded) ?? (await projectInCall(gathered, request, tenant, deps, signal)));
+  } finally {
+    if (running !== undefined) running.calls--;
+  }
+}
+
+/** A projection with its save and media: the view, the saved result (or its fail-open view), the original's count. */
+interface Made {
+  view: ResultView;
+  saved: Saved;
+  mediaIds: ReadonlyMap<number, string>;
+  original: TokenCount;
+  options: ProjectOptions;
+}
+
+function portableOptions(gathered: Gathered, request: ProjectRequest, deps: ProjectDeps): PortableProjectOptions {
+  return {
     budgetTokens: gathered.budgetTokens,
     maxViewBytes: deps.maxViewBytes,
-    counter,
     resultId: gathered.resultId,
     view: request.view,
     source: request.source,
     viewSpecs: deps.viewSpecs,
     ruleViewSpecs: gathered.ruleViewSpecs,
     ...(gathered.intent === "" ? {} : { intent: gathered.intent }),
-    ...(textTokens === undefined ? {} : { textTokens }),
     ...(gathered.check.notice === "" ? {} : { noticeAbove: gathered.check.notice }),
   };
+}
+
+/**
+ * In this thread: the fit check, then the save of a result over its budget starts (the disk works while
+ * this thread projects), a long original's count goes to a counting thread when one is free, then the
+ * projection; media are saved beside the result.
+ */
+async function projectInCall(gathered: Gathered, request: ProjectRequest, tenant: string, deps: ProjectDeps, signal?: AbortSignal): Promise<Made> {
+  // One cache of line counts for the call: the view is counted from the counts its projection made.
+  const counter = createCachingCounter(deps.counterFor(gathered.profile.encoding));
+  // A small result is counted whole here (its count is the original's); a larger one up to its budget.
+  const { fitted, counted: textTokens } = checkFit(gathered.input.text, gathered.content.bytes.byteLength, counter, gathered.budgetTokens);
+  const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
+  // A long original is counted in a counting thread meanwhile, when one is free (what the fit check counted aside);
+  // else in this thread once projected.
+  const counting = countOriginal(gathered.content, counter, gathered.profile.exact, textTokens ?? false, deps.countPool);
+  const options = { ...portableOptions(gathered, request, deps), counter, ...(textTokens === undefined ? {} : { textTokens }) };
   const view = projectResult(gathered.input, options);
   // Media with their bytes are saved as results of their own, beside the result (also when its text fits).
   const [saved, mediaIds, original] = await Promise.all([
@@ -87,11 +115,42 @@ export async function project(
     saveMedia(gathered, request, tenant, deps, signal),
     counting(),
   ]);
+  return { view: { ...view, tokens: view.tokens ?? counter.count(view.text) }, saved, mediaIds, original, options };
+}
+
+/**
+ * In a thread of the pool (projectHere: the same view and counts), then the save; undefined when no thread
+ * is free or the thread failed (the call then projects in this thread).
+ */
+async function projectInThread(
+  gathered: Gathered,
+  request: ProjectRequest,
+  tenant: string,
+  deps: ProjectDeps,
+  signal?: AbortSignal,
+): Promise<Made | undefined> {
+  const options = portableOptions(gathered, request, deps);
+  const encoding = gathered.profile.encoding;
+  const job = deps.countPool?.project({ input: gathered.input, options, encoding, bytes: gathered.content.bytes.byteLength, exact: gathered.profile.exact });
+  const projected = await job?.catch(() => undefined);
+  if (projected === undefined) return undefined;
+  const { view, original } = projected;
+  const [saved, mediaIds] = await Promise.all([
+    view.unchanged ? ({ archived: true, resultId: "" } satisfies Saved as Saved) : save(gathered, request, tenant, deps, signal),
+    saveMedia(gathered, request, tenant, deps, signal),
+  ]);
+  // A fail-open view (a failed save) is projected here, with a counter of its own.
+  return { view, saved, mediaIds, original, options: { ...options, counter: createCachingCounter(deps.counterFor(encoding)) } };
+}
+
+/** The answer, once projected and saved: the read recorded, the projection told (result event, ledger). */
+async function finish(gathered: Gathered, request: ProjectRequest, tenant: string, deps: ProjectDeps, made: Made): Promise<ProjectResponseInit> {
+  const { view, saved, mediaIds, original, options } = made;
   const counted = { ...gathered, original };
   const answer =
     saved.fallback === undefined
-      ? response(view, counted, { resultId: saved.resultId, archived: saved.archived, mediaIds }, counter)
-      : response(saved.fallback(options), counted, { resultId: "", archived: false, mediaIds }, counter);
+      ? response(view, counted, { resultId: saved.resultId, archived: saved.archived, mediaIds }, options.counter)
+      : response(saved.fallback(options), counted, { resultId: "", archived: false, mediaIds }, options.counter);
   await gathered.check.record({ revision: gathered.content.revision, resultId: saved.archived ? saved.resultId : "" });
   if (gathered.check.notice !== "") answer.parts = [{ content: { case: "text", value: gathered.check.notice } }, ...(answer.parts ?? [])];
   answer.redactedSecrets = gathered.redactedSecrets;

@@ -1,0 +1,26 @@
+import { createCachingCounter, projectResult, type ProjectOptions, type ResultInput, type ResultView, type TokenCounter } from "@loupe/projection";
+import { checkFit, exactOriginalTokens, type TokenCount } from "./original-tokens.js";
+
+/** What a projection made in one thread gives back: the view (its `tokens` set) and the original's count. */
+export interface ProjectedHere {
+  view: ResultView & { tokens: number };
+  original: TokenCount;
+}
+
+/** A projection's options without the counter, which each thread makes its own (they cross threads as they are). */
+export type PortableProjectOptions = Omit<ProjectOptions, "counter" | "textTokens">;
+
+/**
+ * One projection done whole in the calling thread: the fit check, the projection and the view's and
+ * original's counts, all through one caching counter over `base` — the same view, counts and order of
+ * work as Project's own path (checkFit, then projectResult with what it counted), with no save started
+ * between them. What a projection thread runs (see count-worker.ts). Pure but for the counter's cache.
+ */
+export function projectHere(input: ResultInput, options: PortableProjectOptions, base: TokenCounter, bytes: number, exact: boolean): ProjectedHere {
+  const counter = createCachingCounter(base);
+  const { counted } = checkFit(input.text, bytes, counter, options.budgetTokens);
+  const view = projectResult(input, { ...options, counter, ...(counted === undefined ? {} : { textTokens: counted }) });
+  const tokens = view.tokens ?? counter.count(view.text);
+  const original = counted !== undefined ? { tokens: counted, estimated: !exact } : exactOriginalTokens(input.text, bytes, counter, exact);
+  return { view: { ...view, tokens }, original };
+}
