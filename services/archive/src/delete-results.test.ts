@@ -157,6 +157,23 @@ describe("deleteResults()", () => {
       });
     }
 
+    it("reads at most 16 other markers: with more it keeps the blob unread, however stale they are", async () => {
+      const after = NOW_MS + 7 * DAY_MS + STALE_MARKER_GRACE_MS;
+      for (const [count, blobsDeleted] of [
+        [16, 1],
+        [17, 0],
+      ] as const) {
+        const text = `shared by ${String(count)}\n`;
+        for (let index = 0; index < count; index++) await leftOver(store, id(`c${String(count)}x${String(index)}y`), text, NOW_MS);
+        await save(store, "local", id(`live${String(count)}`), "s1", text, NOW_MS);
+        assert.deepEqual(await deleteResults(store, "local", { kind: "result", resultId: id(`live${String(count)}`) }, after), {
+          resultsDeleted: 1,
+          blobsDeleted,
+        });
+        assert.equal(await store.exists(blobKey("local", sha(text))), blobsDeleted === 0);
+      }
+    });
+
     it("keeps the blob while the marker's expiry (and a grace) has not passed: its Put may still be running", async () => {
       await leftOver(store, id("running"), "in flight\n", NOW_MS);
       await save(store, "local", id("other"), "s1", "in flight\n", NOW_MS);

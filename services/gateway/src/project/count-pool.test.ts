@@ -4,6 +4,7 @@ import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "@loupe/errors";
 import { createTokenCounter, type TokenEncoding } from "@loupe/projection";
+import { shellResult } from "@loupe/projection/testing";
 import { createTokenCountPool, MAX_START_FAILURES, type TokenCountPool } from "./count-pool.js";
 import { projectHere } from "./project-here.js";
 
@@ -73,17 +74,7 @@ describe("token-count pool", () => {
     const pool = poolOf({ workers: 1, maxQueued: 1, maxQueuedProjections: 3 });
     await whenReady(pool);
     const job = (text: string) => ({
-      input: {
-        toolName: "bash",
-        declaredKind: undefined,
-        argsJson: "",
-        text,
-        structuredOnly: false,
-        isError: false,
-        exitCode: 0,
-        timedOut: false,
-        durationMs: undefined,
-      },
+      input: shellResult(text),
       options: { budgetTokens: 500, maxViewBytes: 50 * 1024, resultId: "r_0123456789abcdef", view: "" },
       encoding: "o200k_base" as const,
       bytes: Buffer.byteLength(text),

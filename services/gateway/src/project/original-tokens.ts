@@ -39,6 +39,18 @@ export interface TokenCount {
 }
 
 /**
+ * The original's tokens, found in this thread: `counted` when a count of it all was made already (a fit
+ * check that found it within budget, or a small result counted whole); above EXACT_COUNT_MAX_BYTES
+ * estimated from its bytes; else counted exactly (through `counter`'s cache when it is the call's
+ * caching counter).
+ */
+export function originalTokensHere(text: string, bytes: number, counter: TokenCounter, exact: boolean, counted: number | undefined): TokenCount {
+  if (counted !== undefined) return { tokens: counted, estimated: !exact };
+  if (bytes > EXACT_COUNT_MAX_BYTES) return { tokens: Math.ceil(bytes / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
+  return { tokens: counter.count(text), estimated: !exact };
+}
+
+/**
  * Starts counting the original's tokens and answers how to get them: taken from a count already made of
  * it all (`counted`: a fit check that found it within budget, or a small result counted whole); above
  * EXACT_COUNT_MAX_BYTES estimated from its bytes; else counted exactly. What the call's caching `counter`
@@ -56,10 +68,12 @@ export function countOriginal(
   counted: number | false,
   pool?: TokenCountPool,
 ): () => Promise<TokenCount> {
-  if (counted !== false) return () => Promise.resolve({ tokens: counted, estimated: !exact });
-  if (content.bytes.byteLength > EXACT_COUNT_MAX_BYTES)
-    return () => Promise.resolve({ tokens: Math.ceil(content.bytes.byteLength / ESTIMATED_BYTES_PER_TOKEN), estimated: true });
-  const here = (): Promise<TokenCount> => afterTwoTurns(() => ({ tokens: counter.count(content.text), estimated: !exact }));
+  const bytes = content.bytes.byteLength;
+  if (counted !== false || bytes > EXACT_COUNT_MAX_BYTES) {
+    const known = originalTokensHere(content.text, bytes, counter, exact, counted === false ? undefined : counted);
+    return () => Promise.resolve(known);
+  }
+  const here = (): Promise<TokenCount> => afterTwoTurns(() => originalTokensHere(content.text, bytes, counter, exact, undefined));
   if (pool === undefined || content.text.length < POOLED_COUNT_MIN_CHARS) return here;
   const known = knownPrefix(counter, content.text);
   const rest = content.text.slice(known.chars);
@@ -70,15 +84,6 @@ export function countOriginal(
     () => counter.count(content.text),
   );
   return () => tokens.then((total) => ({ tokens: total, estimated: !exact }));
-}
-
-/**
- * The original's tokens counted in this thread: above EXACT_COUNT_MAX_BYTES estimated from its bytes, else
- * counted exactly (through `counter`'s cache when it is the call's caching counter).
- */
-export function exactOriginalTokens(text: string, bytes: number, counter: TokenCounter, exact: boolean): TokenCount {
-  if (bytes > EXACT_COUNT_MAX_BYTES) return { tokens: Math.ceil(bytes / ESTIMATED_BYTES_PER_TOKEN), estimated: true };
-  return { tokens: counter.count(text), estimated: !exact };
 }
 
 /**

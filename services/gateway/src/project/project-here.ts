@@ -1,5 +1,5 @@
 import { createCachingCounter, projectResult, type ProjectOptions, type ResultInput, type ResultView, type TokenCounter } from "@loupe/projection";
-import { checkFit, exactOriginalTokens, type TokenCount } from "./original-tokens.js";
+import { checkFit, originalTokensHere, type TokenCount } from "./original-tokens.js";
 
 /** What a projection made in one thread gives back: the view (its `tokens` set) and the original's count. */
 export interface ProjectedHere {
@@ -21,6 +21,5 @@ export function projectHere(input: ResultInput, options: PortableProjectOptions,
   const { counted } = checkFit(input.text, bytes, counter, options.budgetTokens);
   const view = projectResult(input, { ...options, counter, ...(counted === undefined ? {} : { textTokens: counted }) });
   const tokens = view.tokens ?? counter.count(view.text);
-  const original = counted !== undefined ? { tokens: counted, estimated: !exact } : exactOriginalTokens(input.text, bytes, counter, exact);
-  return { view: { ...view, tokens }, original };
+  return { view: { ...view, tokens }, original: originalTokensHere(input.text, bytes, counter, exact, counted) };
 }

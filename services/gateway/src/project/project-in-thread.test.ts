@@ -63,6 +63,21 @@ describe("project() beside other calls", () => {
     assert.equal(deps.running.calls, 0);
   });
 
+  it("answers fail-open from a thread's projection as alone when the save fails (invariant 6)", async () => {
+    await whenReady(pool);
+    let threaded = 0;
+    const counting: TokenCountPool = { ...pool, project: (job) => (threaded++, pool.project(job)) };
+    const failing = () => Promise.reject(new Error("archive down"));
+    const deps = { ...projectDepsForTest(counter, failing), countPool: counting, running: { calls: 0 } };
+    const alone = [];
+    for (const [index, call] of calls.entries()) alone.push(await project(request(call, index), "local", deps));
+    const together = await Promise.all(calls.map((call, index) => project(request(call, index), "local", deps)));
+    assert.ok(threaded >= calls.length - 1, `${String(threaded)} of ${String(calls.length)} calls went to the thread`);
+    assert.deepEqual(together, alone);
+    // The first fits and needs no save; every other one went fail-open.
+    assert.ok(together.slice(1).every((answer) => answer.archived === false && answer.resultId === ""));
+  });
+
   it("projects in its own thread when the projection thread fails", async () => {
     const failing: TokenCountPool = { ...pool, project: () => Promise.reject(new Error("thread gone")) };
     const deps = { ...projectDepsForTest(counter), countPool: failing, running: { calls: 0 } };
