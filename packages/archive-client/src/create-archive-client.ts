@@ -35,6 +35,12 @@ export interface PutCallOptions {
   timeoutMs: number;
   /** The caller's cancellation: aborting it cancels the put. */
   signal?: AbortSignal;
+  /**
+   * Called at most once, when the archive holds the whole result and the caller's thread is free for other
+   * work until the put resolves: over gRPC once the result is sent; in process once the store's write no
+   * longer needs this thread (LMDB: its transaction handed to the write thread), else when the put ends.
+   */
+  onAccepted?: () => void;
 }
 
 /** The archive service as its callers (the gateway, the note-worker) see it: every call names its tenant. */
@@ -78,11 +84,12 @@ export function createInProcessArchiveClient(handlers: ServiceHandlers<typeof Ar
 function archiveClientOver(client: ServiceClient<typeof ArchiveService> & { close(): void }, internalToken: string | undefined): ArchiveClient {
   const proof = internalToken === undefined || internalToken === "" ? {} : { [INTERNAL_TOKEN_METADATA_KEY]: internalToken };
   return {
-    async put(tenant, header, bytes, { timeoutMs, signal }) {
+    async put(tenant, header, bytes, { timeoutMs, signal, onAccepted }) {
       const response = await client.put(putRequests(header, bytes), {
         timeoutMs,
         metadata: { ...proof, [TENANT_METADATA_KEY]: tenant },
         ...(signal ? { signal } : {}),
+        ...(onAccepted ? { onAccepted } : {}),
       });
       if (!response.record) throw new TypeError("archive put answered without a record");
       return response.record;

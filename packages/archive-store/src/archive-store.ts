@@ -21,6 +21,16 @@ export interface StoreCallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@link ArchiveStore.putAll}. */
+export interface PutAllOptions extends StoreCallOptions {
+  /**
+   * Called once, when what is left of the write (its commit and flush) runs without this thread — LMDB's
+   * write thread holds the transaction. A caller with other work for this thread waits for it before
+   * starting that work, so the commit overlaps the work instead of waiting behind it.
+   */
+  onAccepted?: () => void;
+}
+
 /** Options of {@link ArchiveStore.put}. */
 export interface PutOptions extends StoreCallOptions {
   /**
@@ -116,7 +126,7 @@ export interface ArchiveStore {
    * writes commit atomically implements it (LMDB); the others leave it out and are written object by
    * object. Throws AppError `invalid_argument` for a body over the store's inline size or a repeated key.
    */
-  putAll?(objects: readonly AtomicPut[], options?: StoreCallOptions): Promise<PutOutcome[]>;
+  putAll?(objects: readonly AtomicPut[], options?: PutAllOptions): Promise<PutOutcome[]>;
   /** Finishes what the store keeps open (the file store's journal); a store without any leaves it out. */
   close?(): void | Promise<void>;
 }

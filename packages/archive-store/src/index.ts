@@ -26,7 +26,7 @@ export {
 } from "./archive-keys.js";
 
 export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.js";
-export type { ArchiveStore, AtomicPut, ByteRange, PutOptions, PutOutcome, StoreCallOptions } from "./archive-store.js";
+export type { ArchiveStore, AtomicPut, ByteRange, PutAllOptions, PutOptions, PutOutcome, StoreCallOptions } from "./archive-store.js";
 
 export type { S3ArchiveStore, S3ArchiveStoreOptions } from "./s3-archive-store.js";
 export type { LmdbArchiveStoreOptions } from "./lmdb-archive-store.js";

@@ -36,6 +36,25 @@ describe("the LMDB store's putAll()", () => {
     assert.deepEqual(await putAll([]), []);
   });
 
+  it("says once, inside its transaction, that the write is in hand; a throwing listener does not stop the write", async () => {
+    const told: string[] = [];
+    const written = putAll([{ key: "h/one", body: encoder.encode("1") }], { onAccepted: () => told.push("accepted") }).then((outcomes) => {
+      told.push("resolved");
+      return outcomes;
+    });
+    assert.deepEqual(told, [], "not before the transaction runs");
+    assert.deepEqual(await written, ["created"]);
+    assert.deepEqual(told, ["accepted", "resolved"]);
+    const throwing = (): never => {
+      throw new Error("listener");
+    };
+    assert.deepEqual(await putAll([{ key: "h/two", body: encoder.encode("2") }], { onAccepted: throwing }), ["created"]);
+    assert.equal(text(await store.get("h/two")), "2");
+    let refused = 0;
+    await assert.rejects(putAll([{ key: "h/x", body: Buffer.alloc(INLINE_MAX_BYTES + 1) }], { onAccepted: () => refused++ }), hasCode("invalid_argument"));
+    assert.equal(refused, 0, "a refused write is never in hand");
+  });
+
   it("refuses a repeated key, a body over the inline size, a malformed key or an aborted signal, and then writes none", async () => {
     await assert.rejects(
       putAll([

@@ -1,6 +1,6 @@
 import { AppError } from "@loupe/errors";
 import { throwIfAborted } from "./abort-error.js";
-import type { AtomicPut, PutOutcome, StoreCallOptions } from "./archive-store.js";
+import type { AtomicPut, PutAllOptions, PutOutcome } from "./archive-store.js";
 import { assertValidKey } from "./key-rules.js";
 import { storeError, type Opened } from "./lmdb-database.js";
 import type { WrittenMemo } from "./written-memo.js";
@@ -10,12 +10,14 @@ import type { WrittenMemo } from "./written-memo.js";
  * in one transaction — visible together once committed, durable together once flushed, which it waits for.
  * An `ifAbsent` key found (inline or as a body file) is left as it is; a key that had a body file is
  * replaced by the value, and the file it leaves unnamed is removed once that change is flushed. The memo
- * of flushed bodies forgets each key while it is written and learns the bodies overwritten.
+ * of flushed bodies forgets each key while it is written and learns the bodies overwritten. `onAccepted` is
+ * called at the end of the transaction's callback: from there, the commit and its flush run on LMDB's write
+ * thread, and this thread is free (the callback itself runs on this thread, so it waits for it to be idle).
  */
 export async function lmdbPutAll(
   opened: Opened,
   objects: readonly AtomicPut[],
-  options: StoreCallOptions,
+  options: PutAllOptions,
   limits: { inlineMaxBytes: number; memo: WrittenMemo },
 ): Promise<PutOutcome[]> {
   const keys = new Set<string>();
@@ -35,14 +37,20 @@ export async function lmdbPutAll(
   const learned: Array<Uint8Array | undefined> = objects.map(() => undefined);
   const unnamed: string[] = [];
   try {
-    const outcomes = await env.transaction((): PutOutcome[] =>
-      objects.map(({ key, body, ifAbsent }, index): PutOutcome => {
+    const outcomes = await env.transaction((): PutOutcome[] => {
+      const placed = objects.map(({ key, body, ifAbsent }, index): PutOutcome => {
         const { outcome, replaced } = placeValue(opened, key, body, ifAbsent === true);
         if (replaced !== undefined) unnamed.push(replaced);
         if (outcome === "created" && ifAbsent !== true) learned[index] = body;
         return outcome;
-      }),
-    );
+      });
+      try {
+        options.onAccepted?.();
+      } catch {
+        // The caller's signal only: the write goes on whatever it does.
+      }
+      return placed;
+    });
     await env.flushed;
     for (const name of unnamed) await bodies.remove(name).catch(() => undefined);
     return outcomes;

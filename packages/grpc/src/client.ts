@@ -101,7 +101,7 @@ function createMethod(channel: grpc.Client, method: DescMethod, defaults: Readon
           const traced = startClientCall(method, metadata);
           const call = channel.makeClientStreamRequest(path, serialize, deserialize, metadata, callOptions, settle(traced, resolve, reject));
           bindSignal(call, options?.signal);
-          writeAll(call, requests).catch(reject);
+          writeAll(call, requests).then(() => options?.onAccepted?.(), reject);
         });
     case "server_streaming":
       return (request: object, options?: CallOptions) => {

@@ -8,6 +8,11 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
   /** The call's deadline in ms since the epoch, when the client set one. */
   readonly deadlineMs: number | undefined;
+  /**
+   * In-process calls only: the caller's {@link CallOptions.onAccepted}, for the handler to call once what
+   * is left of its work no longer needs this thread (else it is called when the handler settles).
+   */
+  readonly onAccepted?: () => void;
 }
 
 type Unary<I extends DescMessage, O extends DescMessage> = (request: MessageShape<I>, context: HandlerContext) => Promise<MessageInitShape<O>>;
@@ -45,6 +50,13 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Extra request metadata. */
   metadata?: Readonly<Record<string, string>>;
+  /**
+   * Called at most once, when the request is in the callee's hands and the caller's thread is free for other
+   * work: over gRPC once a client-streaming call's last message is written (other kinds of call, and a call
+   * whose writing failed, do not call it); in process when the handler says so (HandlerContext.onAccepted)
+   * or else when the call ends.
+   */
+  onAccepted?: () => void;
 }
 
 type ClientUnary<I extends DescMessage, O extends DescMessage> = (request: MessageInitShape<I>, options?: CallOptions) => Promise<MessageShape<O>>;

@@ -15,7 +15,14 @@ import {
 const MAX_RESULT_BYTES = 64 * 1024;
 
 // One set of handlers, served over gRPC and called in process: callers must not tell the two apart.
-function handlers(seen: { signal?: AbortSignal }): ServiceHandlers<typeof ArchiveService> {
+interface Seen {
+  signal?: AbortSignal;
+  /** Set by a caller told that its put is in hand; `toldWhileWorking` is what the handler saw after saying so. */
+  told?: boolean;
+  toldWhileWorking?: boolean;
+}
+
+function handlers(seen: Seen): ServiceHandlers<typeof ArchiveService> {
   const refuse = () => Promise.reject(new AppError("unimplemented", "not here"));
   return {
     async put(requests, context) {
@@ -24,6 +31,13 @@ function handlers(seen: { signal?: AbortSignal }): ServiceHandlers<typeof Archiv
       for await (const request of requests) {
         if (request.message.case === "header") session = request.message.value.sessionId;
         if (request.message.case === "chunk") bytes += request.message.value.byteLength;
+      }
+      if (session === "accept") {
+        // Says it has the request in hand twice, then works on: the caller is told once, before the answer.
+        context.onAccepted?.();
+        context.onAccepted?.();
+        seen.toldWhileWorking = seen.told === true;
+        await new Promise((resolve) => setImmediate(resolve));
       }
       return { record: { sessionId: `${session}@${context.metadata["x-loupe-tenant"] ?? ""}`, sizeBytes: BigInt(bytes) } };
     },
@@ -57,8 +71,8 @@ async function errorOf(promise: Promise<unknown>): Promise<AppError> {
 
 describe("createInProcessClient", () => {
   let server: GrpcServer;
-  const remoteSeen: { signal?: AbortSignal } = {};
-  const localSeen: { signal?: AbortSignal } = {};
+  const remoteSeen: Seen = {};
+  const localSeen: Seen = {};
   let remote: ServiceClient<typeof ArchiveService> & { close(): void };
   let local: ServiceClient<typeof ArchiveService> & { close(): void };
 
@@ -97,6 +111,39 @@ describe("createInProcessClient", () => {
       assert.equal(answer.record?.sessionId, "s1@t");
       assert.equal(answer.record?.sizeBytes, 1024n);
     }
+  });
+
+  it("tells the caller once that its request is in hand: in process when the handler says so or ends, over gRPC once written", async () => {
+    for (const session of ["accept", "plain"]) {
+      for (const [client, where] of [
+        [remote, "remote"],
+        [local, "local"],
+      ] as const) {
+        const told: string[] = [];
+        const requests = [
+          { message: { case: "header" as const, value: { sessionId: session } } },
+          { message: { case: "chunk" as const, value: new Uint8Array(10) } },
+        ];
+        const seen = where === "local" ? localSeen : remoteSeen;
+        seen.told = false;
+        const onAccepted = (): void => {
+          seen.told = true;
+          told.push("accepted");
+        };
+        const answer = await client.put(requests, { metadata: { "x-loupe-tenant": "t" }, onAccepted }).then((answer) => {
+          told.push("answered");
+          return answer;
+        });
+        assert.equal(answer.record?.sessionId, `${session}@t`);
+        assert.deepEqual(told, ["accepted", "answered"], `${where}, ${session}`);
+      }
+    }
+    assert.equal(localSeen.toldWhileWorking, true, "in process, the caller is told when the handler says so");
+    // A unary call over gRPC is not told (nothing streams); in process it is, when it ends.
+    const told: string[] = [];
+    await remote.read({ resultId: "r_1" }, { onAccepted: () => told.push("remote") });
+    await local.read({ resultId: "r_1" }, { onAccepted: () => told.push("local") });
+    assert.deepEqual(told, ["local"]);
   });
 
   it("rejects with the handler's AppError, and hides any other error behind `internal`", async () => {

@@ -26,7 +26,13 @@ function contextFor(defaults: Readonly<Record<string, string>> | undefined, opti
   const onCancel = (): void => controller.abort(new Error("call cancelled by the client"));
   if (signal?.aborted === true) onCancel();
   else signal?.addEventListener("abort", onCancel, { once: true });
-  const context: HandlerContext = { metadata, signal: controller.signal, deadlineMs };
+  let accepted = options?.onAccepted;
+  const onAccepted = (): void => {
+    const call = accepted;
+    accepted = undefined;
+    call?.();
+  };
+  const context: HandlerContext = { metadata, signal: controller.signal, deadlineMs, ...(accepted ? { onAccepted } : {}) };
   // What a remote caller would see: the handler's AppError as it is (the status carries its code and
   // message), deadline and cancellation as their codes, anything else as an internal error.
   const settle = (error: unknown): AppError => {
@@ -35,6 +41,7 @@ function contextFor(defaults: Readonly<Record<string, string>> | undefined, opti
     return isAppError(error) ? error : new AppError("internal", "internal error");
   };
   const dispose = (): void => {
+    onAccepted();
     if (timer) clearTimeout(timer);
     signal?.removeEventListener("abort", onCancel);
   };
@@ -62,7 +69,8 @@ async function* created(schema: DescMessage, requests: AsyncIterable<Init> | Ite
  * messages (as decoding would give them), answers come back as messages; metadata, deadlines and
  * cancellation reach the handler's context as over gRPC, and errors reject as the gRPC client's do
  * (an AppError with its code; a deadline `deadline_exceeded`; a cancellation `cancelled`; anything
- * else `internal`). Unary and client-streaming methods only.
+ * else `internal`); `onAccepted` reaches the handler's context, and is called when the call ends if the
+ * handler did not call it. Unary and client-streaming methods only.
  */
 export function createInProcessClient<S extends DescService>(
   service: S,

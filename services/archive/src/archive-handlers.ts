@@ -48,6 +48,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
         retentionMs: deps.retentionMsFor(tenant),
         maxResultBytes: deps.maxResultBytes,
         signal: context.signal,
+        ...(context.onAccepted ? { onAccepted: context.onAccepted } : {}),
       });
       return { record: toResultRecord(record), deduplicated };
     },

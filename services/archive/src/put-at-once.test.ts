@@ -128,6 +128,25 @@ describe("putResult() on a store with putAll (LMDB)", () => {
     await assert.rejects(second, (error: unknown) => isAppError(error) && error.code === "aborted");
   });
 
+  it("tells the caller once the store holds a small result's write, and a larger one's before its first write", async () => {
+    for (const [text, resultId, atAccept] of [
+      ["small\n", "r_once0000000000000008", { put: 0, putAll: 1 }],
+      ["x".repeat(SMALL_CONTENT_BYTES) + "\n", "r_once0000000000000009", { put: 0, putAll: 0 }],
+    ] as const) {
+      calls.put = calls.putAll = 0;
+      const told: Array<{ put: number; putAll: number } | "resolved"> = [];
+      await putResult(putStream({ resultId }, text, { resultId }), {
+        store,
+        tenant: "t",
+        nowMs: NOW_MS,
+        retentionMs: RETENTION_MS,
+        maxResultBytes: 4 << 20,
+        onAccepted: () => told.push({ ...calls }),
+      }).then(() => told.push("resolved"));
+      assert.deepEqual(told, [atAccept, "resolved"], `${String(text.length)} bytes`);
+    }
+  });
+
   it("takes a result over the small size object by object", async () => {
     calls.put = calls.putAll = 0;
     const text = "x".repeat(SMALL_CONTENT_BYTES) + "\n";

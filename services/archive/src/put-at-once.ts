@@ -23,6 +23,8 @@ export interface PutAtOnceContext {
   nowMs: number;
   retentionMs: number;
   signal: AbortSignal | undefined;
+  /** Passed to the store's putAll (see PutAllOptions.onAccepted). */
+  onAccepted?: () => void;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function putAtOnce(context: PutAtOnceContext): Promise<{ record: St
       { key: lineIndexKey(tenant, sha), body: encodeLineIndex(index), ifAbsent: true },
       { key: recordKey(tenant, header.resultId), body: new TextEncoder().encode(JSON.stringify(record)), ifAbsent: true },
     ],
-    options,
+    context.onAccepted ? { ...options, onAccepted: context.onAccepted } : options,
   );
   const [blob, , saved] = outcomes.slice(entries.length);
   const deduplicated = blob === "exists";

@@ -16,6 +16,12 @@ export interface PutContext {
   retentionMs: number;
   maxResultBytes: number;
   signal?: AbortSignal;
+  /**
+   * Called once the rest of the Put no longer needs this thread for long: a small result's atomic write
+   * handed to the store (see PutAllOptions.onAccepted), or at once when the result is written object by
+   * object (that path needs the thread throughout, a little at a time).
+   */
+  onAccepted?: () => void;
 }
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
@@ -90,8 +96,10 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
   const chunks = verifiedChunks(iterator, header, context.maxResultBytes, builder);
   // A store that writes several objects atomically takes a small result in one step (see putAtOnce).
   if (canPutAll(store) && header.sizeBytes > 0n && header.sizeBytes <= BigInt(SMALL_CONTENT_BYTES)) {
-    return putAtOnce({ store, tenant, sha, header, chunks, builder, nowMs: context.nowMs, retentionMs: context.retentionMs, signal });
+    const { nowMs, retentionMs, onAccepted } = context;
+    return putAtOnce({ store, tenant, sha, header, chunks, builder, nowMs, retentionMs, signal, ...(onAccepted ? { onAccepted } : {}) });
   }
+  context.onAccepted?.();
   const options = signal ? { signal } : {};
   // Every object of the Put is placed (readable at once) and made durable together at the end (one
   // durable write where the store has a journal); the Put is acknowledged only then.

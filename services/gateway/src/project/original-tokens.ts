@@ -14,24 +14,6 @@ export const WHOLE_COUNT_MAX_BYTES = 8 * 1024;
  */
 export const POOLED_COUNT_MIN_CHARS = 16 * 1024;
 
-/**
- * Runs `work` two event-loop turns from now: after the save started before it has handed its write to the
- * store (the LMDB store starts a transaction on the next turn), so counting does not hold the save back.
- */
-function afterTwoTurns<T>(work: () => T): Promise<T> {
-  return new Promise((resolve, reject) =>
-    setImmediate(() =>
-      setImmediate(() => {
-        try {
-          resolve(work());
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      }),
-    ),
-  );
-}
-
 /** The original's tokens: counted when small enough, else estimated from its bytes. */
 export interface TokenCount {
   tokens: number;
@@ -57,8 +39,8 @@ export function originalTokensHere(text: string, bytes: number, counter: TokenCo
  * already counted of the text's start (the fit check's lines) is not counted again. The rest goes now to a
  * thread of `pool` when it is POOLED_COUNT_MIN_CHARS or longer and a thread is free (it counts on another
  * core while this thread projects); otherwise this thread counts it through the cache once the answer is
- * asked for — after the projection, whose lines are then known, two turns later, while the save is on its
- * way. Whatever thread counts, the count is the same. `counter` must count as the pool's threads do (the
+ * asked for — after the projection, whose lines are then known, while the save's commit runs on the
+ * store's own thread. Whatever thread counts, the count is the same. `counter` must count as the pool's threads do (the
  * default counters, or a caching counter of one).
  */
 export function countOriginal(
@@ -73,7 +55,13 @@ export function countOriginal(
     const known = originalTokensHere(content.text, bytes, counter, exact, counted === false ? undefined : counted);
     return () => Promise.resolve(known);
   }
-  const here = (): Promise<TokenCount> => afterTwoTurns(() => originalTokensHere(content.text, bytes, counter, exact, undefined));
+  const here = (): Promise<TokenCount> => {
+    try {
+      return Promise.resolve(originalTokensHere(content.text, bytes, counter, exact, undefined));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
   if (pool === undefined || content.text.length < POOLED_COUNT_MIN_CHARS) return here;
   const known = knownPrefix(counter, content.text);
   const rest = content.text.slice(known.chars);

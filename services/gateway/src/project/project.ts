@@ -94,16 +94,16 @@ function portableOptions(gathered: Gathered, request: ProjectRequest, deps: Proj
 }
 
 /**
- * In this thread: the fit check, then the save of a result over its budget starts (the disk works while
- * this thread projects), a long original's count goes to a counting thread when one is free, then the
- * projection; media are saved beside the result.
+ * In this thread: the fit check, then the save of a result over its budget starts and is handed over (its
+ * commit runs on the store's thread while this thread projects), a long original's count goes to a
+ * counting thread when one is free, then the projection; media are saved beside the result.
  */
 async function projectInCall(gathered: Gathered, request: ProjectRequest, tenant: string, deps: ProjectDeps, signal?: AbortSignal): Promise<Made> {
   // One cache of line counts for the call: the view is counted from the counts its projection made.
   const counter = createCachingCounter(deps.counterFor(gathered.profile.encoding));
   // A small result is counted whole here (its count is the original's); a larger one up to its budget.
   const { fitted, counted: textTokens } = checkFit(gathered.input.text, gathered.content.bytes.byteLength, counter, gathered.budgetTokens);
-  const early = fitted === false ? save(gathered, request, tenant, deps, signal) : undefined;
+  const early = fitted === false ? await saveHandedOver(gathered, request, tenant, deps, signal) : undefined;
   // A long original is counted in a counting thread meanwhile, when one is free (what the fit check counted aside);
   // else in this thread once projected.
   const counting = countOriginal(gathered.content, counter, gathered.profile.exact, textTokens ?? false, deps.countPool);
@@ -111,11 +111,31 @@ async function projectInCall(gathered: Gathered, request: ProjectRequest, tenant
   const view = projectResult(gathered.input, options);
   // Media with their bytes are saved as results of their own, beside the result (also when its text fits).
   const [saved, mediaIds, original] = await Promise.all([
-    early ?? (view.unchanged ? ({ archived: true, resultId: "" } satisfies Saved as Saved) : save(gathered, request, tenant, deps, signal)),
+    early?.saved ?? (view.unchanged ? ({ archived: true, resultId: "" } satisfies Saved as Saved) : save(gathered, request, tenant, deps, signal)),
     saveMedia(gathered, request, tenant, deps, signal),
     counting(),
   ]);
   return { view: { ...view, tokens: view.tokens ?? counter.count(view.text) }, saved, mediaIds, original, options };
+}
+
+/**
+ * Starts the save and waits until the archive has it in hand (PutCallOptions.onAccepted: in process, once
+ * LMDB's write thread holds its transaction, whose callback needs this thread), or the save ends: the
+ * commit and its flush then run on the write thread while this thread projects and counts, instead of
+ * waiting for them to finish. Answers the save still under way.
+ */
+async function saveHandedOver(
+  gathered: Gathered,
+  request: ProjectRequest,
+  tenant: string,
+  deps: ProjectDeps,
+  signal?: AbortSignal,
+): Promise<{ saved: Promise<Saved> }> {
+  let onAccepted: () => void = () => undefined;
+  const accepted = new Promise<void>((resolve) => (onAccepted = resolve));
+  const saved = save(gathered, request, tenant, deps, signal, onAccepted);
+  await Promise.race([accepted, saved]);
+  return { saved };
 }
 
 /**

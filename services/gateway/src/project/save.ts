@@ -14,9 +14,17 @@ export interface Saved {
 /**
  * Saves the complete result in the archive, within LOUPE_ARCHIVE_TIMEOUT_MS and the caller's
  * cancellation. When that fails the answer goes fail-open: the input unchanged when it fits the
- * hard cap, else a view within the cap alone with no continuation (nothing was saved).
+ * hard cap, else a view within the cap alone with no continuation (nothing was saved). `onAccepted` is
+ * told when the archive has the result in hand (PutCallOptions.onAccepted).
  */
-export async function save(gathered: Gathered, request: ProjectRequest, tenant: string, deps: ProjectDeps, signal?: AbortSignal): Promise<Saved> {
+export async function save(
+  gathered: Gathered,
+  request: ProjectRequest,
+  tenant: string,
+  deps: ProjectDeps,
+  signal?: AbortSignal,
+  onAccepted?: () => void,
+): Promise<Saved> {
   const { content, result } = gathered;
   const started = performance.now();
   try {
@@ -35,7 +43,7 @@ export async function save(gathered: Gathered, request: ProjectRequest, tenant: 
         ...(content.structuredTail ? { structuredStartByte: content.structuredTail.startByte } : {}),
       },
       content.bytes,
-      { timeoutMs: deps.archiveTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+      { timeoutMs: deps.archiveTimeoutMs, ...(signal === undefined ? {} : { signal }), ...(onAccepted === undefined ? {} : { onAccepted }) },
     );
     deps.onArchiveSave?.(performance.now() - started);
     return { archived: true, resultId: gathered.resultId };
