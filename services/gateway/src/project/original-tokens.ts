@@ -40,8 +40,8 @@ export function originalTokensHere(text: string, bytes: number, counter: TokenCo
  * thread of `pool` when it is POOLED_COUNT_MIN_CHARS or longer and a thread is free (it counts on another
  * core while this thread projects); otherwise this thread counts it through the cache once the answer is
  * asked for — after the projection, whose lines are then known, while the save's commit runs on the
- * store's own thread. Whatever thread counts, the count is the same. `counter` must count as the pool's threads do (the
- * default counters, or a caching counter of one).
+ * store's own thread. Whatever thread counts, the count is the same. `counter` must count as the pool's
+ * threads do (the default counters, or a caching counter of one).
  */
 export function countOriginal(
   content: ResultContent,
