@@ -24,9 +24,10 @@ export interface StoreCallOptions {
 /** Options of {@link ArchiveStore.putAll}. */
 export interface PutAllOptions extends StoreCallOptions {
   /**
-   * Called once, when what is left of the write (its commit and flush) runs without this thread — LMDB's
-   * write thread holds the transaction. A caller with other work for this thread waits for it before
-   * starting that work, so the commit overlaps the work instead of waiting behind it.
+   * Called at most once (not for a write refused or failed before it), when what is left of the write (its
+   * commit and flush) runs without this thread — LMDB's write thread holds the transaction. A caller with
+   * other work for this thread waits for it before starting that work, so the commit overlaps the work
+   * instead of waiting behind it. What it throws is ignored.
    */
   onAccepted?: () => void;
 }

@@ -1,6 +1,7 @@
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 import type { CallOptions, ServiceClient } from "./handler-types.js";
+import { tellAccepted } from "./tell-accepted.js";
 import { messageLimitOptions } from "./message-limits.js";
 import { deserializerFor, methodPath, serializerFor } from "./service-definition.js";
 import { startClientCall, statusCodeOf, type TracedCall } from "./rpc-tracing.js";
@@ -101,7 +102,7 @@ function createMethod(channel: grpc.Client, method: DescMethod, defaults: Readon
           const traced = startClientCall(method, metadata);
           const call = channel.makeClientStreamRequest(path, serialize, deserialize, metadata, callOptions, settle(traced, resolve, reject));
           bindSignal(call, options?.signal);
-          writeAll(call, requests).then(() => options?.onAccepted?.(), reject);
+          writeAll(call, requests).then(() => tellAccepted(options?.onAccepted), reject);
         });
     case "server_streaming":
       return (request: object, options?: CallOptions) => {

@@ -54,7 +54,7 @@ export interface CallOptions {
    * Called at most once, when the request is in the callee's hands and the caller's thread is free for other
    * work: over gRPC once a client-streaming call's last message is written (other kinds of call, and a call
    * whose writing failed, do not call it); in process when the handler says so (HandlerContext.onAccepted)
-   * or else when the call ends.
+   * or else when the call ends. What it throws is ignored: the call's answer is the handler's.
    */
   onAccepted?: () => void;
 }

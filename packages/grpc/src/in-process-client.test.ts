@@ -139,6 +139,16 @@ describe("createInProcessClient", () => {
       }
     }
     assert.equal(localSeen.toldWhileWorking, true, "in process, the caller is told when the handler says so");
+    // A listener that throws changes nothing: the call answers as the handler did.
+    const throwing = (): never => {
+      throw new Error("listener");
+    };
+    for (const session of ["accept", "plain"])
+      for (const client of [remote, local]) {
+        const requests = [{ message: { case: "header" as const, value: { sessionId: session } } }];
+        const answer = await client.put(requests, { metadata: { "x-loupe-tenant": "t" }, onAccepted: throwing });
+        assert.equal(answer.record?.sessionId, `${session}@t`);
+      }
     // A unary call over gRPC is not told (nothing streams); in process it is, when it ends.
     const told: string[] = [];
     await remote.read({ resultId: "r_1" }, { onAccepted: () => told.push("remote") });

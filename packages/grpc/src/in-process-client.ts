@@ -1,6 +1,7 @@
 import { create, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { AppError, isAppError } from "@loupe/errors";
 import type { CallOptions, HandlerContext, ServiceClient, ServiceHandlers } from "./handler-types.js";
+import { tellAccepted } from "./tell-accepted.js";
 
 type AnyHandler = (input: unknown, context: HandlerContext) => unknown;
 
@@ -28,9 +29,9 @@ function contextFor(defaults: Readonly<Record<string, string>> | undefined, opti
   else signal?.addEventListener("abort", onCancel, { once: true });
   let accepted = options?.onAccepted;
   const onAccepted = (): void => {
-    const call = accepted;
+    const listener = accepted;
     accepted = undefined;
-    call?.();
+    tellAccepted(listener);
   };
   const context: HandlerContext = { metadata, signal: controller.signal, deadlineMs, ...(accepted ? { onAccepted } : {}) };
   // What a remote caller would see: the handler's AppError as it is (the status carries its code and
