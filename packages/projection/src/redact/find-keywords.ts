@@ -1,34 +1,31 @@
-/** Keywords made ready once: lowercased and distinct, escaped, with the alternations built so far. */
-interface Prepared {
-  keywords: readonly string[];
-  escaped: readonly string[];
-  indexOf: ReadonlyMap<string, number>;
+/**
+ * Keywords made ready once, for every text searched with them (`findKeywords`): lowercased and distinct,
+ * escaped, with the alternations built so far. Made from a rule set when it is first used (see
+ * redactSecrets); it only remembers patterns, so a search answers the same whatever it searched before.
+ * @internal
+ */
+export interface KeywordSearch {
+  readonly keywords: readonly string[];
+  readonly escaped: readonly string[];
+  readonly indexOf: ReadonlyMap<string, number>;
   /** One case-insensitive alternation per set of keywords still sought (a string of "1"/"0", one per keyword). */
-  alternations: Map<string, RegExp>;
+  readonly alternations: Map<string, RegExp>;
 }
 
-// Keyword lists seen (the default rules' and each custom set's), by their keywords joined.
-const PREPARED = new Map<string, Prepared>();
-const MAX_PREPARED_LISTS = 64;
 const MAX_ALTERNATIONS = 256;
 
-function prepare(keywords: readonly string[]): Prepared {
-  const key = keywords.join("\u0000");
-  const known = PREPARED.get(key);
-  if (known !== undefined) return known;
+/** `keywords` made ready for `findKeywords`. @internal */
+export function keywordSearch(keywords: readonly string[]): KeywordSearch {
   const distinct = [...new Set(keywords.map((keyword) => keyword.toLowerCase()))];
-  const prepared: Prepared = {
+  return {
     keywords: distinct,
     escaped: distinct.map(escapeRegExp),
     indexOf: new Map(distinct.map((keyword, index) => [keyword, index])),
     alternations: new Map(),
   };
-  if (PREPARED.size >= MAX_PREPARED_LISTS) PREPARED.clear();
-  PREPARED.set(key, prepared);
-  return prepared;
 }
 
-function alternationOf(prepared: Prepared, remaining: readonly boolean[]): RegExp {
+function alternationOf(prepared: KeywordSearch, remaining: readonly boolean[]): RegExp {
   const key = remaining.map((sought) => (sought ? "1" : "0")).join("");
   const known = prepared.alternations.get(key);
   if (known !== undefined) return known;
@@ -39,17 +36,16 @@ function alternationOf(prepared: Prepared, remaining: readonly boolean[]): RegEx
 }
 
 /**
- * Which of `keywords` occur in `text`, compared case-insensitively; returns
+ * Which of the search's keywords occur in `text`, compared case-insensitively; returns
  * them lowercased. One pass: a single case-insensitive alternation is
  * searched from where the last hit was, and every keyword found is dropped
  * from it, so the text is scanned once and a frequent keyword costs one hit,
- * not one per occurrence. The keywords are lowercased and escaped once per
- * list, and each alternation is built once per set of keywords still sought
- * (calls with the same rules find the same sets).
+ * not one per occurrence. Each alternation is built once per set of keywords
+ * still sought and kept in the search (texts searched with the same rules
+ * find the same sets).
  * @internal
  */
-export function findKeywords(text: string, keywords: readonly string[]): Set<string> {
-  const prepared = prepare(keywords);
+export function findKeywords(text: string, prepared: KeywordSearch): Set<string> {
   const remaining = prepared.keywords.map(() => true);
   let left = remaining.length;
   const found = new Set<string>();
@@ -75,7 +71,7 @@ export function findKeywords(text: string, keywords: readonly string[]): Set<str
 }
 
 /** The keyword still sought that `matched` is, ignoring case as the alternation does (when lowercasing differs). */
-function matchedIndex(prepared: Prepared, remaining: readonly boolean[], matched: string): number | undefined {
+function matchedIndex(prepared: KeywordSearch, remaining: readonly boolean[], matched: string): number | undefined {
   const index = prepared.escaped.findIndex((escaped, at) => remaining[at] === true && new RegExp(`^(?:${escaped})$`, "i").test(matched));
   return index === -1 ? undefined : index;
 }

@@ -1,6 +1,6 @@
 import { compileRedactionRules } from "./compile-redaction-rules.js";
 import { DEFAULT_REDACTION_RULES } from "./default-redaction-rules.js";
-import { findKeywords } from "./find-keywords.js";
+import { findKeywords, keywordSearch, type KeywordSearch } from "./find-keywords.js";
 import type { CompiledRule } from "./redaction-rule.js";
 
 /** The outcome of `redactSecrets`. */
@@ -22,6 +22,17 @@ const MASK = /\[REDACTED:[a-z0-9][a-z0-9-]{0,63}\]/g;
 const MAX_PASSES = 4;
 
 let defaultRules: CompiledRule[] | undefined;
+// Each rule set's keywords, made ready when the set is first used (rule sets are compiled once and kept).
+const KEYWORD_SEARCHES = new WeakMap<readonly CompiledRule[], KeywordSearch>();
+
+function keywordSearchOf(rules: readonly CompiledRule[]): KeywordSearch {
+  let search = KEYWORD_SEARCHES.get(rules);
+  if (search === undefined) {
+    search = keywordSearch(rules.flatMap((rule) => rule.keywords));
+    KEYWORD_SEARCHES.set(rules, search);
+  }
+  return search;
+}
 
 /**
  * Masks secrets in `text`: each span a rule matches (its `group`, or the
@@ -67,10 +78,7 @@ function findSpans(text: string, rules: readonly CompiledRule[]): Span[] {
   let taken: Span[] = text.includes(REDACTION_MASK_PREFIX)
     ? Array.from(text.matchAll(MASK), (mask) => ({ start: mask.index, end: mask.index + mask[0].length, name: "" }))
     : [];
-  const present = findKeywords(
-    text,
-    rules.flatMap((rule) => rule.keywords),
-  );
+  const present = findKeywords(text, keywordSearchOf(rules));
   for (const rule of rules) {
     if (!mayMatch(rule, text, present)) continue;
     const fresh = freeSpans(text, rule, taken);

@@ -55,13 +55,7 @@ export function countOriginal(
     const known = originalTokensHere(content.text, bytes, counter, exact, counted === false ? undefined : counted);
     return () => Promise.resolve(known);
   }
-  const here = (): Promise<TokenCount> => {
-    try {
-      return Promise.resolve(originalTokensHere(content.text, bytes, counter, exact, undefined));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  };
+  const here = (): Promise<TokenCount> => Promise.resolve().then(() => originalTokensHere(content.text, bytes, counter, exact, undefined));
   if (pool === undefined || content.text.length < POOLED_COUNT_MIN_CHARS) return here;
   const known = knownPrefix(counter, content.text);
   const rest = content.text.slice(known.chars);
