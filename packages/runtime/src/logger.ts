@@ -28,10 +28,15 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
-function render(value: unknown): unknown {
+/** Causes an error's line names, at most (a cycle of causes ends there too). */
+const MAX_CAUSES = 4;
+
+function render(value: unknown, depth = 0): unknown {
   if (value instanceof Error) {
     const code = (value as { code?: unknown }).code;
-    return { name: value.name, message: value.message, ...(code === undefined ? {} : { code }) };
+    // The cause says why (a thread that failed to start: the module it could not load).
+    const cause = depth < MAX_CAUSES && value.cause !== undefined ? { cause: render(value.cause, depth + 1) } : {};
+    return { name: value.name, message: value.message, ...(code === undefined ? {} : { code }), ...cause };
   }
   return value;
 }
