@@ -7,12 +7,13 @@
 import { cpus } from "node:os";
 import type { GrpcClient } from "@loupe/grpc";
 import type { ProjectionService } from "@loupe/proto";
-import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
-import { startDistributedLoupe, type DistributedLoupe } from "./support/distributed-loupe.js";
+import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
+import type { DistributedLoupe } from "./support/distributed-loupe.js";
 import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
 import { cpuMsOf } from "./support/proc-cpu.js";
 import { cell, quantile, since, sleep } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
+import { BENCH_AUTH, startBenchEmbedded, startBenchDistributed } from "./support/bench-loupes.js";
 
 const CALLS = Number(process.env["LOUPE_BENCH_CALLS"] ?? 200);
 const WARMUP = 50;
@@ -38,8 +39,8 @@ try {
   // The echo in a process of its own, as Loupe is: its CPU is measured the same way.
   echoServer = await startEchoProcess();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
-  if (TARGETS.includes("embedded")) embedded = await startEmbeddedLoupe();
-  if (TARGETS.includes("distributed")) distributed = await startDistributedLoupe();
+  if (TARGETS.includes("embedded")) embedded = await startBenchEmbedded();
+  if (TARGETS.includes("distributed")) distributed = await startBenchDistributed();
   const echoClient = echo;
   const echoPid = echoServer.pid;
   const pidsOf: Record<Target, () => number[]> = {
@@ -55,7 +56,7 @@ try {
     distributed: async (text, toolName) => (await project(distributed!.client, text, toolName)).archived,
   };
 
-  console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
+  console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}, auth ${BENCH_AUTH}`);
   console.log(
     `(1) Project latency, ${String(CALLS)} sequential calls per size after ${String(WARMUP)} warm-up calls (outputs: ${outputs.map((output) => output.name).join(", ")})`,
   );

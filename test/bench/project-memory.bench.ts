@@ -4,11 +4,12 @@
 // /proc/<pid>/status: VmRSS at idle, VmHWM (peak resident set) after the burst. A fresh pair of processes
 // per round; prints medians and ratios.
 import { cpus } from "node:os";
-import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
 import { residentMemory } from "./support/proc-memory.js";
 import { cell, median, since, sleep } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
+import { BENCH_AUTH, startBenchEmbedded } from "./support/bench-loupes.js";
 
 const CONCURRENT = 100;
 const RESULT_BYTES = 1024 * 1024;
@@ -53,7 +54,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const client = createEchoClient(`127.0.0.1:${String(echo.port)}`);
     echoClient = client;
     samples.echo.push(await measure(echo.pid, (text) => client.echo(Buffer.from(text))));
-    embedded = await startEmbeddedLoupe();
+    embedded = await startBenchEmbedded();
     const loupe = embedded;
     const pid = loupe.process.child.pid;
     if (pid === undefined) throw new Error("loupe serve has no pid");
@@ -69,7 +70,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
+console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}, auth ${BENCH_AUTH}`);
 console.log(
   `(4) memory: ${String(CONCURRENT)} concurrent ${String(RESULT_BYTES / 1024 / 1024)} MB results, fresh processes, median of ${String(ROUNDS)} rounds`,
 );

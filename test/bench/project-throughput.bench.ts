@@ -8,11 +8,12 @@
 // their number (default 3), LOUPE_BENCH_TARGETS which Loupes run (default embedded,distributed).
 import { cpus } from "node:os";
 import { isAppError } from "@loupe/errors";
-import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
-import { startDistributedLoupe, type DistributedLoupe } from "./support/distributed-loupe.js";
+import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
+import type { DistributedLoupe } from "./support/distributed-loupe.js";
 import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
 import { cell, median, quantile, since } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
+import { BENCH_AUTH, startBenchEmbedded, startBenchDistributed } from "./support/bench-loupes.js";
 
 const CALLERS = 256;
 const RESULT_BYTES = 10 * 1024;
@@ -87,15 +88,15 @@ try {
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
   const echoClient = echo;
   const targets: Record<string, Call> = { echo: (text: string) => echoClient.echo(Buffer.from(text)) };
-  if (LOUPES.includes("embedded")) targets["embedded"] = projectWith((embedded = await startEmbeddedLoupe()).client);
-  if (LOUPES.includes("distributed")) targets["distributed"] = projectWith((distributed = await startDistributedLoupe()).client);
+  if (LOUPES.includes("embedded")) targets["embedded"] = projectWith((embedded = await startBenchEmbedded()).client);
+  if (LOUPES.includes("distributed")) targets["distributed"] = projectWith((distributed = await startBenchDistributed()).client);
   const rounds: Record<string, Round[]> = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (const call of Object.values(targets)) await load(call, WARMUP_MS);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, call] of Object.entries(targets)) rounds[name]?.push(await load(call, ROUND_MS));
   }
 
-  console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
+  console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}, auth ${BENCH_AUTH}`);
   console.log(
     `(2) throughput: ${String(CALLERS)} concurrent callers, ${String(RESULT_BYTES / 1024)} KB results, median of ${String(ROUNDS)} rounds of ${String(ROUND_MS / 1000)} s`,
   );

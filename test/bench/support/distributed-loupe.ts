@@ -10,12 +10,14 @@ export interface DistributedLoupe {
   readonly archive: LoupeProcess;
   readonly gateway: LoupeProcess;
   readonly client: GrpcClient<typeof ProjectionService>;
+  /** The gateway's gRPC address (host:port). */
+  readonly address: string;
   /** Stops both processes and removes the bucket. */
   stop(): Promise<void>;
 }
 
-/** Starts the archive and the gateway; everything started is stopped again if a step fails. */
-export async function startDistributedLoupe(): Promise<DistributedLoupe> {
+/** Starts the archive and the gateway (`gatewayEnv` added to its environment); everything started is stopped again if a step fails. */
+export async function startDistributedLoupe(gatewayEnv: Record<string, string> = {}): Promise<DistributedLoupe> {
   const run = randomUUID().slice(0, 8);
   const bucket = `loupe-bench-${run}`;
   const processes: LoupeProcess[] = [];
@@ -41,11 +43,13 @@ export async function startDistributedLoupe(): Promise<DistributedLoupe> {
       LOUPE_RESULT_ID_SECRET: `bench-${run}`,
       LOUPE_REDIS_URL: "redis://127.0.0.1:6379",
       LOUPE_NATS_URL: "nats://127.0.0.1:4222",
+      ...gatewayEnv,
     });
     processes.push(gateway);
     await Promise.all([archive.waitFor(/archive started/), gateway.waitFor(/gateway started/)]);
-    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(gatewayPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
-    return { archive, gateway, client, stop };
+    const address = `127.0.0.1:${String(gatewayPort)}`;
+    client = createGrpcClient(ProjectionService, address, { maxResultBytes: 64 * 1024 * 1024 });
+    return { archive, gateway, client, address, stop };
   } catch (error) {
     await stop();
     throw error;

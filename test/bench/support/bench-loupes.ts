@@ -1,0 +1,62 @@
+// Embedded and distributed Loupe as the benchmarks run them: with authentication on (LOUPE_AUTH=tokens, a
+// tenant's token on every call, so each call pays its token lookup as a deployment's would), unless
+// LOUPE_BENCH_AUTH=off. The client each returns sends the token.
+import { randomBytes } from "node:crypto";
+import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
+import { ProjectionService } from "@loupe/proto";
+import { startEmbeddedLoupe, type EmbeddedLoupe } from "../../support/embedded-loupe.js";
+import { runLoupeCommand } from "../../support/run-loupe-command.js";
+import { startDistributedLoupe, type DistributedLoupe } from "./distributed-loupe.js";
+
+/** Whether the benchmarks' Loupes check tokens (LOUPE_BENCH_AUTH: `tokens`, the default, or `off`). */
+export const BENCH_AUTH: "tokens" | "off" = process.env["LOUPE_BENCH_AUTH"] === "off" ? "off" : "tokens";
+
+const OPERATOR = randomBytes(24).toString("base64url");
+const authEnv = (): Record<string, string> => (BENCH_AUTH === "off" ? {} : { LOUPE_AUTH: "tokens", LOUPE_ADMIN_TOKEN: OPERATOR });
+
+/** A ProjectionService client of `address` that sends a new token of tenant `bench` (none with auth off). */
+async function benchClient(address: string): Promise<GrpcClient<typeof ProjectionService>> {
+  if (BENCH_AUTH === "off") return createGrpcClient(ProjectionService, address, { maxResultBytes: 64 * 1024 * 1024 });
+  const run = await runLoupeCommand(["token", "create", "--tenant", "bench"], "", { LOUPE_ADDR: address, LOUPE_TOKEN: OPERATOR });
+  if (run.code !== 0) throw new Error(`loupe token create failed: ${run.stderr}`);
+  const token = run.stdout.trim().split("\n").at(-1) ?? "";
+  return createGrpcClient(ProjectionService, address, { maxResultBytes: 64 * 1024 * 1024, metadata: { authorization: `Bearer ${token}` } });
+}
+
+/** `loupe serve` as the benchmarks run it (see BENCH_AUTH); `env` is added. */
+export async function startBenchEmbedded(env: Record<string, string> = {}): Promise<EmbeddedLoupe> {
+  const loupe = await startEmbeddedLoupe({ ...authEnv(), ...env });
+  try {
+    const client = await benchClient(`127.0.0.1:${String(loupe.grpcPort)}`);
+    return {
+      ...loupe,
+      client,
+      async stop() {
+        client.close();
+        await loupe.stop();
+      },
+    };
+  } catch (error) {
+    await loupe.stop();
+    throw error;
+  }
+}
+
+/** The archive and the gateway as the benchmarks run them (see BENCH_AUTH). */
+export async function startBenchDistributed(): Promise<DistributedLoupe> {
+  const loupe = await startDistributedLoupe(authEnv());
+  try {
+    const client = await benchClient(loupe.address);
+    return {
+      ...loupe,
+      client,
+      async stop() {
+        client.close();
+        await loupe.stop();
+      },
+    };
+  } catch (error) {
+    await loupe.stop();
+    throw error;
+  }
+}
