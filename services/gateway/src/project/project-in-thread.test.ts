@@ -7,7 +7,7 @@ import { createTokenCounter } from "@loupe/projection";
 import { ProjectRequestSchema, ToolKind } from "@loupe/proto";
 import { createTokenCountPool, type TokenCountPool } from "./count-pool.js";
 import { projectDepsForTest } from "./project-test-deps.js";
-import { project } from "./project.js";
+import { MAX_THREADED_BYTES, project } from "./project.js";
 
 const counter = createTokenCounter("o200k_base");
 const run = (program: string, args: string[]): string => execFileSync(program, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
@@ -51,14 +51,21 @@ describe("project() beside other calls", () => {
 
   it("projects in a thread when others run, with the same answers as each call alone", async () => {
     await whenReady(pool);
-    let threaded = 0;
-    const counting: TokenCountPool = { ...pool, project: (job) => (threaded++, pool.project(job)) };
+    const threaded: number[] = [];
+    const counting: TokenCountPool = { ...pool, project: (job) => (threaded.push(job.bytes), pool.project(job)) };
     const deps = { ...projectDepsForTest(counter), countPool: counting, running: { calls: 0 } };
     const alone = [];
     for (const [index, call] of calls.entries()) alone.push(await project(request(call, index), "local", deps));
-    assert.equal(threaded, 0, "a call alone projects in its own thread");
+    assert.equal(threaded.length, 0, "a call alone projects in its own thread");
     const together = await Promise.all(calls.map((call, index) => project(request(call, index), "local", deps)));
-    assert.ok(threaded >= calls.length - 1, `${String(threaded)} of ${String(calls.length)} calls went to the thread`);
+    // Every call but the first (alone when it starts) up to MAX_THREADED_BYTES goes to the thread; a larger one stays.
+    const small = calls.filter((call) => Buffer.byteLength(call.text) <= MAX_THREADED_BYTES).length;
+    assert.ok(small < calls.length, "the calls include one over the bound");
+    assert.ok(threaded.length >= small - 1, `${String(threaded.length)} of ${String(small)} calls went to the thread`);
+    assert.ok(
+      threaded.every((bytes) => bytes <= MAX_THREADED_BYTES),
+      `a result over ${String(MAX_THREADED_BYTES)} bytes went to the thread: ${threaded.join(", ")}`,
+    );
     assert.deepEqual(together, alone);
     assert.equal(deps.running.calls, 0);
   });
@@ -72,7 +79,7 @@ describe("project() beside other calls", () => {
     const alone = [];
     for (const [index, call] of calls.entries()) alone.push(await project(request(call, index), "local", deps));
     const together = await Promise.all(calls.map((call, index) => project(request(call, index), "local", deps)));
-    assert.ok(threaded >= calls.length - 1, `${String(threaded)} of ${String(calls.length)} calls went to the thread`);
+    assert.ok(threaded >= calls.length - 2, `${String(threaded)} of ${String(calls.length)} calls went to the thread`);
     assert.deepEqual(together, alone);
     // The first fits and needs no save; every other one went fail-open.
     assert.ok(together.slice(1).every((answer) => answer.archived === false && answer.resultId === ""));
