@@ -38,6 +38,7 @@ export const LOUPE_COUNTERS = {
   "loupe.note.updates": "Handover notes written by the note-worker, by author",
   "loupe.events.handled": "Bus events the note-worker handled, by outcome (acked, retried, deferred, dead-lettered)",
   "loupe.events.redelivered": "Bus events delivered more than once",
+  "loupe.worker_threads.failed": "Projection and counting threads that failed or exited, by whether the gateway gave up starting them (gave_up)",
 } as const;
 
 /** What each of Loupe's histograms measures. */

@@ -5,7 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "@loupe/errors";
 import { createTokenCounter, type TokenEncoding } from "@loupe/projection";
 import { shellResult } from "@loupe/projection/testing";
-import { createTokenCountPool, MAX_START_FAILURES, type TokenCountPool } from "./count-pool.js";
+import { createLogger } from "@loupe/runtime";
+import { startTelemetry } from "@loupe/telemetry";
+import { countThreadFailed, createTokenCountPool, MAX_START_FAILURES, type TokenCountPool } from "./count-pool.js";
 import { projectHere } from "./project-here.js";
 
 /** Asks until a thread is ready (the first asks start it and go back to the caller). */
@@ -119,6 +121,29 @@ describe("token-count pool", () => {
     await sleep(300);
     assert.equal(pool.count("x", "o200k_base"), undefined);
     assert.equal(failures.length, MAX_START_FAILURES, "no thread is started after the pool gave up");
+  });
+
+  it("a thread that fails is logged with its cause and counted in loupe_worker_threads_failed_total", async () => {
+    const telemetry = startTelemetry({ serviceName: "count-pool-test", env: {} });
+    const lines: string[] = [];
+    const failed = countThreadFailed(createLogger({ service: "test", write: (line) => lines.push(line) }));
+    const failures: boolean[] = [];
+    const pool = poolOf({ workers: 1, module: "no-such-count-worker", onThreadFailure: (error, gaveUp) => (failed(error, gaveUp), failures.push(gaveUp)) });
+    try {
+      // A thread that never gets ready counts nothing: each ask goes back to the caller (and starts the next thread).
+      for (const deadline = Date.now() + 60_000; failures.length < MAX_START_FAILURES && Date.now() < deadline; await sleep(50)) {
+        assert.equal(pool.count("x", "o200k_base"), undefined);
+      }
+      const text = await telemetry.metricsText();
+      assert.match(text, /^loupe_worker_threads_failed_total\{[^}]*gave_up="false"[^}]*\} 2\b/m);
+      assert.match(text, /^loupe_worker_threads_failed_total\{[^}]*gave_up="true"[^}]*\} 1\b/m);
+      // The log names the module the thread could not load.
+      assert.equal(lines.length, MAX_START_FAILURES);
+      assert.match(lines.at(-1) ?? "", /keep failing to start.*"cause":\{[^}]*no-such-count-worker/);
+    } finally {
+      await pool.close();
+      await telemetry.shutdown();
+    }
   });
 
   it("with no threads never counts", () => {

@@ -1,6 +1,7 @@
 import { AppError } from "@loupe/errors";
 import type { TokenEncoding } from "@loupe/projection";
 import { startModuleWorker, type Logger } from "@loupe/runtime";
+import { countMetric } from "@loupe/telemetry";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { CountJob, CountMessage, ProjectJob } from "./count-worker.js";
@@ -161,13 +162,16 @@ export function defaultTokenCountPool(options: TokenCountPoolOptions = {}): Toke
   return shared;
 }
 
-/** Logs a counting thread's failure as a warning (counts go on, in the call's thread). */
+/**
+ * Logs a counting thread's failure as a warning, with its cause, and counts it (`loupe.worker_threads.failed`,
+ * `gave_up`): projections and counts go on in the call's thread, so without these nothing else shows it.
+ */
 export function countThreadFailed(logger: Logger): (error: Error, gaveUp: boolean) => void {
-  return (error, gaveUp) =>
+  return (error, gaveUp) => {
+    countMetric("loupe.worker_threads.failed", { gave_up: gaveUp });
     logger.warn(
       gaveUp ? "token-count threads keep failing to start; counting in the call's thread from now on" : "a token-count thread failed; counting goes on",
-      {
-        error,
-      },
+      { error },
     );
+  };
 }
