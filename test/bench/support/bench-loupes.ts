@@ -23,11 +23,10 @@ async function benchClient(address: string): Promise<GrpcClient<typeof Projectio
   return createGrpcClient(ProjectionService, address, { maxResultBytes: 64 * 1024 * 1024, metadata: { authorization: `Bearer ${token}` } });
 }
 
-/** `loupe serve` as the benchmarks run it (see BENCH_AUTH); `env` is added. */
-export async function startBenchEmbedded(env: Record<string, string> = {}): Promise<EmbeddedLoupe> {
-  const loupe = await startEmbeddedLoupe({ ...authEnv(), ...env });
+/** `loupe` with the client of `address` (see benchClient) in place of its own; stopping it closes that client too. */
+async function withBenchClient<L extends { client: GrpcClient<typeof ProjectionService>; stop(): Promise<void> }>(loupe: L, address: string): Promise<L> {
   try {
-    const client = await benchClient(`127.0.0.1:${String(loupe.grpcPort)}`);
+    const client = await benchClient(address);
     return {
       ...loupe,
       client,
@@ -42,21 +41,14 @@ export async function startBenchEmbedded(env: Record<string, string> = {}): Prom
   }
 }
 
+/** `loupe serve` as the benchmarks run it (see BENCH_AUTH); `env` is added. */
+export async function startBenchEmbedded(env: Record<string, string> = {}): Promise<EmbeddedLoupe> {
+  const loupe = await startEmbeddedLoupe({ ...authEnv(), ...env });
+  return withBenchClient(loupe, `127.0.0.1:${String(loupe.grpcPort)}`);
+}
+
 /** The archive and the gateway as the benchmarks run them (see BENCH_AUTH). */
 export async function startBenchDistributed(): Promise<DistributedLoupe> {
   const loupe = await startDistributedLoupe(authEnv());
-  try {
-    const client = await benchClient(loupe.address);
-    return {
-      ...loupe,
-      client,
-      async stop() {
-        client.close();
-        await loupe.stop();
-      },
-    };
-  } catch (error) {
-    await loupe.stop();
-    throw error;
-  }
+  return withBenchClient(loupe, loupe.address);
 }
