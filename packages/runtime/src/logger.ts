@@ -28,7 +28,7 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
-/** Causes an error's line names, at most (a cycle of causes ends there too). */
+/** How many causes of an error a line names at most (a cycle of causes ends there too). */
 const MAX_CAUSES = 4;
 
 function render(value: unknown, depth = 0): unknown {

@@ -45,7 +45,7 @@ function response(
  * The largest result projected in a thread beside other calls; a larger one projects in the call's thread.
  * Copied to a thread, a large result's projection runs in a second heap at the same time as this thread's:
  * under a burst of 100 concurrent 1 MB results the process's peak above idle was 1.6–1.7× the echo's with
- * every size sent to a thread, 1.2× with this bound at 256 KB, and 1.1× at 64 KB or with no thread; the
+ * every size sent to a thread, 1.2× with this bound at 256 KB, 1.1–1.3× at 64 KB, as with no thread; the
  * counts of originals above 64 KB are estimates anyway, so such a result's work here is its projection alone.
  */
 export const MAX_THREADED_BYTES = 64 * 1024;
