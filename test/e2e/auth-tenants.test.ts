@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
-import { runLoupeCommand } from "../support/run-loupe-command.js";
+import { createTokenWithCli, runLoupeCommand } from "../support/run-loupe-command.js";
 
 const OPERATOR = randomBytes(24).toString("base64url");
 const code = (expected: string) => (error: unknown) => isAppError(error) && error.code === expected;
@@ -26,12 +26,8 @@ describe("tenants from tokens (LOUPE_AUTH=tokens): another tenant's ids name not
       headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(init.headers as Record<string, string> | undefined) },
     });
 
-  /** `loupe token create` as an operator runs it: the token is the last line. */
-  async function createToken(...args: string[]): Promise<string> {
-    const run = await runLoupeCommand(["token", "create", ...args], "", { LOUPE_ADDR: address, LOUPE_TOKEN: OPERATOR });
-    assert.equal(run.code, 0, run.stderr);
-    return run.stdout.trim().split("\n").at(-1) ?? "";
-  }
+  /** `loupe token create` as an operator runs it. */
+  const createToken = (...args: string[]): Promise<string> => createTokenWithCli(address, OPERATOR, args);
 
   before(async () => {
     loupe = await startEmbeddedLoupe({ LOUPE_AUTH: "tokens", LOUPE_ADMIN_TOKEN: OPERATOR });

@@ -32,3 +32,14 @@ export function runLoupeCommand(args: readonly string[], input: string, env: Rec
 export function runHook(event: "post-tool-use" | "pre-tool-use", payload: unknown, env: Record<string, string>): Promise<CommandRun> {
   return runLoupeCommand(["hook", event], typeof payload === "string" ? payload : JSON.stringify(payload), env);
 }
+
+/**
+ * `loupe token create <args>` against the gateway at `address`, as the operator (`operatorToken`): the new
+ * token, the last line the command prints.
+ * @throws Error when the command fails (its stderr)
+ */
+export async function createTokenWithCli(address: string, operatorToken: string, args: readonly string[]): Promise<string> {
+  const run = await runLoupeCommand(["token", "create", ...args], "", { LOUPE_ADDR: address, LOUPE_TOKEN: operatorToken });
+  if (run.code !== 0) throw new Error(`loupe token create failed [code=${String(run.code)}]: ${run.stderr}`);
+  return run.stdout.trim().split("\n").at(-1) ?? "";
+}

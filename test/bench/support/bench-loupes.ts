@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { ProjectionService } from "@loupe/proto";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../../support/embedded-loupe.js";
-import { runLoupeCommand } from "../../support/run-loupe-command.js";
+import { createTokenWithCli } from "../../support/run-loupe-command.js";
 import { startDistributedLoupe, type DistributedLoupe } from "./distributed-loupe.js";
 
 /** Whether the benchmarks' Loupes check tokens (LOUPE_BENCH_AUTH: `tokens`, the default, or `off`). */
@@ -17,9 +17,7 @@ const authEnv = (): Record<string, string> => (BENCH_AUTH === "off" ? {} : { LOU
 /** A ProjectionService client of `address` that sends a new token of tenant `bench` (none with auth off). */
 async function benchClient(address: string): Promise<GrpcClient<typeof ProjectionService>> {
   if (BENCH_AUTH === "off") return createGrpcClient(ProjectionService, address, { maxResultBytes: 64 * 1024 * 1024 });
-  const run = await runLoupeCommand(["token", "create", "--tenant", "bench"], "", { LOUPE_ADDR: address, LOUPE_TOKEN: OPERATOR });
-  if (run.code !== 0) throw new Error(`loupe token create failed: ${run.stderr}`);
-  const token = run.stdout.trim().split("\n").at(-1) ?? "";
+  const token = await createTokenWithCli(address, OPERATOR, ["--tenant", "bench"]);
   return createGrpcClient(ProjectionService, address, { maxResultBytes: 64 * 1024 * 1024, metadata: { authorization: `Bearer ${token}` } });
 }
 
@@ -41,9 +39,9 @@ async function withBenchClient<L extends { client: GrpcClient<typeof ProjectionS
   }
 }
 
-/** `loupe serve` as the benchmarks run it (see BENCH_AUTH); `env` is added. */
-export async function startBenchEmbedded(env: Record<string, string> = {}): Promise<EmbeddedLoupe> {
-  const loupe = await startEmbeddedLoupe({ ...authEnv(), ...env });
+/** `loupe serve` as the benchmarks run it (see BENCH_AUTH). */
+export async function startBenchEmbedded(): Promise<EmbeddedLoupe> {
+  const loupe = await startEmbeddedLoupe(authEnv());
   return withBenchClient(loupe, `127.0.0.1:${String(loupe.grpcPort)}`);
 }
 

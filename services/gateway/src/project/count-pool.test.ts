@@ -91,6 +91,22 @@ describe("token-count pool", () => {
     assert.deepEqual(await Promise.all(answers), here);
   });
 
+  it("leaves a result over maxProjectionBytes to the caller's thread, and takes one at the bound", async () => {
+    const pool = poolOf({ workers: 1, maxProjectionBytes: 1000 });
+    await whenReady(pool);
+    const job = (text: string) => ({
+      input: shellResult(text),
+      options: { budgetTokens: 100, maxViewBytes: 50 * 1024, resultId: "r_0123456789abcdef", view: "" },
+      encoding: "o200k_base" as const,
+      bytes: Buffer.byteLength(text),
+      exact: true,
+    });
+    assert.equal(pool.project(job("x".repeat(1001))), undefined, "over the bound");
+    const taken = pool.project(job("x".repeat(1000)));
+    assert.ok(taken !== undefined, "at the bound");
+    await taken;
+  });
+
   it("rejects a job its thread cannot count, and goes on counting", async () => {
     const pool = poolOf({ workers: 1 });
     await whenReady(pool);

@@ -5,9 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import { createTokenCounter } from "@loupe/projection";
 import { ProjectRequestSchema, ToolKind } from "@loupe/proto";
-import { createTokenCountPool, type TokenCountPool } from "./count-pool.js";
+import { createTokenCountPool, DEFAULT_MAX_PROJECTION_BYTES, type TokenCountPool } from "./count-pool.js";
 import { projectDepsForTest } from "./project-test-deps.js";
-import { MAX_THREADED_BYTES, project } from "./project.js";
+import { project } from "./project.js";
 
 const counter = createTokenCounter("o200k_base");
 const run = (program: string, args: string[]): string => execFileSync(program, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
@@ -52,19 +52,27 @@ describe("project() beside other calls", () => {
   it("projects in a thread when others run, with the same answers as each call alone", async () => {
     await whenReady(pool);
     const threaded: number[] = [];
-    const counting: TokenCountPool = { ...pool, project: (job) => (threaded.push(job.bytes), pool.project(job)) };
+    // The sizes of the results a thread took.
+    const counting: TokenCountPool = {
+      ...pool,
+      project: (job) => {
+        const taken = pool.project(job);
+        if (taken !== undefined) threaded.push(job.bytes);
+        return taken;
+      },
+    };
     const deps = { ...projectDepsForTest(counter), countPool: counting, running: { calls: 0 } };
     const alone = [];
     for (const [index, call] of calls.entries()) alone.push(await project(request(call, index), "local", deps));
     assert.equal(threaded.length, 0, "a call alone projects in its own thread");
     const together = await Promise.all(calls.map((call, index) => project(request(call, index), "local", deps)));
-    // Every call but the first (alone when it starts) up to MAX_THREADED_BYTES goes to the thread; a larger one stays.
-    const small = calls.filter((call) => Buffer.byteLength(call.text) <= MAX_THREADED_BYTES).length;
+    // Every call but the first (alone when it starts) up to DEFAULT_MAX_PROJECTION_BYTES goes to the thread; a larger one stays.
+    const small = calls.filter((call) => Buffer.byteLength(call.text) <= DEFAULT_MAX_PROJECTION_BYTES).length;
     assert.ok(small < calls.length, "the calls include one over the bound");
     assert.ok(threaded.length >= small - 1, `${String(threaded.length)} of ${String(small)} calls went to the thread`);
     assert.ok(
-      threaded.every((bytes) => bytes <= MAX_THREADED_BYTES),
-      `a result over ${String(MAX_THREADED_BYTES)} bytes went to the thread: ${threaded.join(", ")}`,
+      threaded.every((bytes) => bytes <= DEFAULT_MAX_PROJECTION_BYTES),
+      `a result over ${String(DEFAULT_MAX_PROJECTION_BYTES)} bytes went to the thread: ${threaded.join(", ")}`,
     );
     assert.deepEqual(together, alone);
     assert.equal(deps.running.calls, 0);

@@ -42,15 +42,6 @@ function response(
 }
 
 /**
- * The largest result projected in a thread beside other calls; a larger one projects in the call's thread.
- * Copied to a thread, a large result's projection runs in a second heap at the same time as this thread's:
- * under a burst of 100 concurrent 1 MB results the process's peak above idle was 1.6–1.7× the echo's with
- * every size sent to a thread, 1.2× with this bound at 256 KB, 1.1–1.3× at 64 KB, as with no thread; the
- * counts of originals above 64 KB are estimates anyway, so such a result's work here is its projection alone.
- */
-export const MAX_THREADED_BYTES = 64 * 1024;
-
-/**
  * Projects one tool result, in one direction: gather (the request checked, the rule, the budget,
  * the file's last read — every read once) → project once (the pure core; a changed-file notice
  * is passed in and counted against the budget) → save the complete result (with the caller's
@@ -71,11 +62,8 @@ export async function project(
   if (running !== undefined) running.calls++;
   try {
     // Alone, a call projects here, overlapping its save; beside other calls, in a thread when one is free
-    // (and the result is not over MAX_THREADED_BYTES), so that this thread serves the others meanwhile.
-    const threaded =
-      running !== undefined && running.calls > 1 && gathered.content.bytes.byteLength <= MAX_THREADED_BYTES
-        ? projectInThread(gathered, request, tenant, deps, signal)
-        : undefined;
+    // (and takes a result this large), so that this thread serves the others meanwhile.
+    const threaded = running !== undefined && running.calls > 1 ? projectInThread(gathered, request, tenant, deps, signal) : undefined;
     return finish(gathered, request, tenant, deps, (await threaded) ?? (await projectInCall(gathered, request, tenant, deps, signal)));
   } finally {
     if (running !== undefined) running.calls--;
