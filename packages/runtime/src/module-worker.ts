@@ -17,12 +17,12 @@ export function startModuleWorker(callerUrl: string, name: string): Worker {
   return new Worker(boot, { eval: true, execArgv });
 }
 
-/** The export conditions among node's flags (`--conditions=a`, `--conditions a`, `-C a`, `-C=a`), each as `--conditions=a`. */
+/** The export conditions among node's flags (`--conditions=a`, `--conditions a`, `-C a`), each as `--conditions=a`. */
 export function conditionFlags(execArgv: readonly string[]): string[] {
   const flags: string[] = [];
   for (let index = 0; index < execArgv.length; index++) {
     const flag = execArgv[index] ?? "";
-    const joined = /^(?:--conditions|-C)=(.+)$/.exec(flag);
+    const joined = /^--conditions=(.+)$/.exec(flag);
     if (joined?.[1] !== undefined) flags.push(`--conditions=${joined[1]}`);
     else if ((flag === "--conditions" || flag === "-C") && execArgv[index + 1] !== undefined) flags.push(`--conditions=${execArgv[++index] ?? ""}`);
   }
