@@ -10,6 +10,17 @@ import { startTelemetry } from "@loupe/telemetry";
 import { countThreadFailed, createTokenCountPool, MAX_START_FAILURES, type TokenCountPool } from "./count-pool.js";
 import { projectHere } from "./project-here.js";
 
+/** A projection job for `text`, as Project sends one (a shell call's output, a 500-token budget). */
+function job(text: string) {
+  return {
+    input: shellResult(text),
+    options: { budgetTokens: 500, maxViewBytes: 50 * 1024, resultId: "r_0123456789abcdef", view: "" },
+    encoding: "o200k_base" as const,
+    bytes: Buffer.byteLength(text),
+    exact: true,
+  };
+}
+
 /** Asks until a thread is ready (the first asks start it and go back to the caller). */
 async function whenReady(pool: TokenCountPool): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -75,13 +86,6 @@ describe("token-count pool", () => {
   it("projects as projectHere does in this thread, and queues up to maxQueuedProjections projections where counts stop at maxQueued", async () => {
     const pool = poolOf({ workers: 1, maxQueued: 1, maxQueuedProjections: 3 });
     await whenReady(pool);
-    const job = (text: string) => ({
-      input: shellResult(text),
-      options: { budgetTokens: 500, maxViewBytes: 50 * 1024, resultId: "r_0123456789abcdef", view: "" },
-      encoding: "o200k_base" as const,
-      bytes: Buffer.byteLength(text),
-      exact: true,
-    });
     const jobs = outputs.map(job);
     const answers = jobs.map((each) => pool.project(each));
     assert.ok(answers.every((answer) => answer !== undefined));
@@ -94,13 +98,6 @@ describe("token-count pool", () => {
   it("leaves a result over maxProjectionBytes to the caller's thread, and takes one at the bound", async () => {
     const pool = poolOf({ workers: 1, maxProjectionBytes: 1000 });
     await whenReady(pool);
-    const job = (text: string) => ({
-      input: shellResult(text),
-      options: { budgetTokens: 100, maxViewBytes: 50 * 1024, resultId: "r_0123456789abcdef", view: "" },
-      encoding: "o200k_base" as const,
-      bytes: Buffer.byteLength(text),
-      exact: true,
-    });
     assert.equal(pool.project(job("x".repeat(1001))), undefined, "over the bound");
     const taken = pool.project(job("x".repeat(1000)));
     assert.ok(taken !== undefined, "at the bound");
