@@ -131,4 +131,33 @@ describe("loupe eval", () => {
     assert.match(table, /against the blind cut of equal size/);
     assert.match(table, /\ncore +[-+]?\d+\.\d \[/);
   });
+
+  it("writes the items first views left out with --misses, one JSON object a line, and refuses it with --notes", { timeout: 60_000 }, async () => {
+    const file = join(dir, "misses.jsonl");
+    const loupe = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--policy", "core,blind:core", "--json", "--misses", file], {});
+    assert.equal(await loupe.exited, 0, loupe.lines.slice(-20).join("\n"));
+    const report = JSON.parse(loupe.lines.find((line) => line.startsWith("{")) ?? "{}") as {
+      policies: Array<{ policy: string; pooled: Totals }>;
+      misses?: unknown;
+    };
+    assert.equal(report.misses, undefined, "the misses go to their file, not into the report");
+    const misses = (await readFile(file, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { policy: string; item: string; line: number | null; recovered: boolean | null; next_action: string });
+    for (const { policy, pooled } of report.policies) {
+      const left = misses.filter((miss) => miss.policy === policy);
+      assert.equal(left.length, pooled.evidence - pooled.inView, `${policy}: one line per item left out`);
+    }
+    const blind = misses.filter((miss) => miss.policy === "blind:core");
+    assert.ok(blind.length > 0, "the blind cut leaves an item out");
+    for (const miss of misses) assert.ok(miss.next_action.includes(miss.item), `${miss.item} is drawn from the next action`);
+    assert.ok(blind.every((miss) => miss.recovered === null && miss.line !== null));
+    const notes = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--notes", "16000", "--misses", file], {});
+    assert.notEqual(await notes.exited, 0);
+    assert.ok(
+      notes.lines.some((line) => line.includes("--misses applies to the policies' replay")),
+      notes.lines.join("\n"),
+    );
+  });
 });

@@ -27,6 +27,7 @@ export type { Trajectory } from "./corpus-row.js";
 export type { Recovery } from "./policy.js";
 export type { ToolCall } from "./tool-call.js";
 export type { Totals } from "./score-trajectory.js";
+export type { EvidenceMiss } from "./evidence-miss.js";
 
 // Handover notes.
 export { runNoteEval } from "./run-note-eval.js";

@@ -1,5 +1,6 @@
 import { createTokenCounter, type TokenCounter } from "@loupe/projection";
 import type { Trajectory } from "./corpus-row.js";
+import type { EvidenceMiss } from "./evidence-miss.js";
 import type { Policy } from "./policy.js";
 import { addTotals, emptyTotals, prepareTrajectory, scoreTrajectory, type Totals } from "./score-trajectory.js";
 
@@ -12,6 +13,8 @@ export interface RunEvalOptions {
   readonly concurrency?: number;
   /** Called after each trajectory with the number done and the total. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Keep every evidence item a first view left out in the report's `misses` (default false). */
+  readonly recordMisses?: boolean;
 }
 
 /** One policy's results: pooled, per agent system and per trajectory. */
@@ -30,6 +33,8 @@ export interface EvalReport {
   readonly systems: readonly string[];
   /** In the order the policies were given. */
   readonly policies: readonly PolicyReport[];
+  /** With `recordMisses`: the items first views left out, by trajectory (as given), then policy, then step. */
+  readonly misses?: readonly EvidenceMiss[];
 }
 
 /**
@@ -40,12 +45,15 @@ export interface EvalReport {
 export async function runEval(trajectories: readonly Trajectory[], options: RunEvalOptions): Promise<EvalReport> {
   const counter = options.counter ?? createTokenCounter("o200k_base");
   const scores: Totals[][] = trajectories.map(() => []);
+  // Trajectories are replayed concurrently: each one's misses are kept apart, so the list keeps their order.
+  const misses: EvidenceMiss[][] = trajectories.map(() => []);
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
     for (let index = next++; index < trajectories.length; index = next++) {
       const prepared = prepareTrajectory(trajectories[index] as Trajectory, counter);
-      for (const policy of options.policies) (scores[index] as Totals[]).push(await scoreTrajectory(prepared, policy, counter));
+      const onMiss = options.recordMisses === true ? (miss: EvidenceMiss): number => (misses[index] as EvidenceMiss[]).push(miss) : undefined;
+      for (const policy of options.policies) (scores[index] as Totals[]).push(await scoreTrajectory(prepared, policy, counter, onMiss));
       options.onProgress?.(++done, trajectories.length);
     }
   };
@@ -62,5 +70,11 @@ export async function runEval(trajectories: readonly Trajectory[], options: RunE
     });
     return { policy: policy.name, pooled, bySystem, byTrajectory };
   });
-  return { trajectories: trajectories.length, steps: trajectories.reduce((sum, trajectory) => sum + trajectory.rows.length, 0), systems, policies };
+  return {
+    trajectories: trajectories.length,
+    steps: trajectories.reduce((sum, trajectory) => sum + trajectory.rows.length, 0),
+    systems,
+    policies,
+    ...(options.recordMisses === true ? { misses: misses.flat() } : {}),
+  };
 }

@@ -177,4 +177,27 @@ describe("runEval()", () => {
     assert.deepEqual(seen.sort(), [1, 2]);
     assert.equal(report.steps, 6);
   });
+
+  it("keeps the items first views left out, in trajectory order, only when asked", async () => {
+    const other: Trajectory = { ...trajectory, id: "t2", rows: trajectory.rows.map((item) => ({ ...item, trajectoryId: "t2" })) };
+    const plain = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2 });
+    assert.equal(plain.misses, undefined);
+    const report = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2, recordMisses: true });
+    // "none" shows everything; "first-line" shows "load_config ok" of step 1 and misses status_code and 500 on line 2.
+    assert.deepEqual(
+      report.misses?.map((miss) => [miss.trajectory_id, miss.policy, miss.step, miss.item, miss.line, miss.recovered]),
+      [
+        ["t1", "first-line", 1, "status_code", 2, true],
+        ["t1", "first-line", 1, "500", 2, true],
+        ["t2", "first-line", 1, "status_code", 2, true],
+        ["t2", "first-line", 1, "500", 2, true],
+      ],
+    );
+    const [miss] = report.misses ?? [];
+    assert.equal(miss?.nearest_shown, 1);
+    assert.equal(miss?.output_lines, 2);
+    assert.equal(miss?.long, false);
+    assert.equal(miss?.next_action, "The status_code was 500, look closer");
+    assert.equal(report.policies[1]?.pooled.inView, plain.policies[1]?.pooled.inView);
+  });
 });

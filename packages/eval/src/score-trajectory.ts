@@ -1,5 +1,6 @@
 import type { TokenCounter } from "@loupe/projection";
 import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
+import { evidenceMiss, type EvidenceMiss } from "./evidence-miss.js";
 import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
 import { intentOf } from "./intent-of.js";
 import { kindOfRow } from "./kind-of-row.js";
@@ -126,9 +127,15 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
  * Replays one trajectory under `policy`: first views, evidence kept in view
  * (of all outputs, of the outputs it cut, and of the outputs over 8,000
  * characters, per kind), and one recovery per missing item when the policy
- * saved the output.
+ * saved the output. `onMiss`, when given, is told of every item the first
+ * view left out (see EvidenceMiss).
  */
-export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Policy, counter: TokenCounter): Promise<Totals> {
+export async function scoreTrajectory(
+  prepared: PreparedTrajectory,
+  policy: Policy,
+  counter: TokenCounter,
+  onMiss?: (miss: EvidenceMiss) => void,
+): Promise<Totals> {
   const totals = emptyTotals();
   const perStep: number[] = [];
   const session = `${policy.name}|${prepared.trajectory.agentSystem}|${prepared.trajectory.id}`;
@@ -159,9 +166,13 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
         }
         continue;
       }
-      if (view.recover === undefined) continue;
+      if (view.recover === undefined) {
+        onMiss?.(evidenceMiss(policy.name, row, kind, intent, item, view.firstView, null));
+        continue;
+      }
       const recovery = await view.recover(item.text);
       recoveryTokens += counter.count(recovery.answer);
+      onMiss?.(evidenceMiss(policy.name, row, kind, intent, item, view.firstView, recovery.found));
       if (!recovery.found) continue;
       totals.reachable++;
       totals.recoveries++;

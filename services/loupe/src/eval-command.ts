@@ -126,16 +126,18 @@ async function notesCommand(
 
 /**
  * `loupe eval --corpus F… [--policy a,b] [--rule spec]… [--limit-trajectories N]
- * [--split dev|test] [--addr HOST:PORT] [--json] [--html FILE]`: replays
- * recorded trajectories under context policies and prints, per agent system
- * and pooled, tokens carried, first-view tokens and evidence kept. Loupe
+ * [--split dev|test] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE]`:
+ * replays recorded trajectories under context policies and prints, per agent
+ * system and pooled, tokens carried, first-view tokens and evidence kept;
+ * `--misses` writes every evidence item a first view left out, one JSON
+ * object a line (see EvidenceMiss), for tuning on the dev split. Loupe
  * policies use --addr, or an embedded `loupe serve` started for the run.
  * With `--notes W[,W…]` it replays the trajectories as turns instead and
  * measures the handover notes at compaction within each window.
  */
 export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { rest, corpus, rule } = takeRepeatable(args);
-  const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html", "notes"], ["json"]);
+  const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html", "notes", "misses"], ["json"]);
   const files = await corpusFiles([...corpus, ...flags.positionals]);
   const names =
     flags.values.policy === undefined
@@ -154,6 +156,7 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
   const read = await readCorpus(files);
   const trajectories = selectTrajectories(read.trajectories, flags.values.split, flags.values["limit-trajectories"]);
   if (windows !== undefined) {
+    if (flags.values.misses !== undefined) throw new AppError("invalid_argument", "--misses applies to the policies' replay, not to --notes");
     const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped };
     return notesCommand(
       windows,
@@ -173,12 +176,15 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
     process.stderr.write(
       `eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`,
     );
-    const report = await runEval(trajectories, { policies, onProgress: createProgress(process.stderr) });
+    const misses = flags.values.misses;
+    const report = await runEval(trajectories, { policies, onProgress: createProgress(process.stderr), recordMisses: misses !== undefined });
+    if (misses !== undefined) await writeFile(misses, (report.misses ?? []).map((miss) => JSON.stringify(miss) + "\n").join(""));
     const elapsedMs = Date.now() - started;
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
       const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
-      process.stdout.write(JSON.stringify({ ...meta, ...report, againstBlind: blindComparisons(report) }) + "\n");
+      const { misses: _left, ...counted } = report;
+      process.stdout.write(JSON.stringify({ ...meta, ...counted, againstBlind: blindComparisons(report) }) + "\n");
     } else process.stdout.write(formatReportTable(report) + "\n" + formatLongTable(report) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
     return 0;
