@@ -16,16 +16,32 @@ export interface LoupeProcess extends AsyncDisposable {
 }
 
 /**
+ * Node flags for every Loupe process the tests and benchmarks start, from
+ * LOUPE_TEST_NODE_FLAGS (whitespace-separated), e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` to profile `loupe serve` under a bench's load
+ * (node refuses --cpu-prof in NODE_OPTIONS).
+ */
+export function testNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env["LOUPE_TEST_NODE_FLAGS"] ?? "").split(/\s+/).filter((flag) => flag !== "");
+}
+
+/**
  * Starts `loupe <args>` from source (tsx, the `source` condition) with `env`
- * added to this process's environment.
+ * added to this process's environment, and the flags of LOUPE_TEST_NODE_FLAGS
+ * (from `env`, else this process's).
  */
 export function startLoupeProcess(args: readonly string[], env: Record<string, string>): LoupeProcess {
   const root = repoRoot();
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", join(root, "services/loupe/src/main.ts"), ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const childEnv = { ...process.env, ...env };
+  const child = spawn(
+    process.execPath,
+    [...testNodeFlags(childEnv), "--conditions=source", "--import", "tsx", join(root, "services/loupe/src/main.ts"), ...args],
+    {
+      cwd: root,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const lines: string[] = [];
   const listeners = new Set<(line: string) => void>();
   let exited = false;
