@@ -25,6 +25,8 @@ if (!Number.isInteger(calls) || calls < 1 || !Number.isInteger(top) || top < 1) 
   process.exit(2);
 }
 
+// Piped into `head`: stop quietly once the reader has what it wanted.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
 const summary = summarizeProfile(JSON.parse(await readFile(file, "utf8")) as CpuProfile);
 const unit = values.calls === undefined ? "ms" : "ms/call";
 const show = (title: string, lines: readonly ProfileLine[]): void => {
