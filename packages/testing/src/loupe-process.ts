@@ -18,7 +18,7 @@ export interface LoupeProcess extends AsyncDisposable {
 /**
  * Node flags for every Loupe process the tests and benchmarks start, from
  * LOUPE_TEST_NODE_FLAGS (whitespace-separated), e.g. `--cpu-prof
- * --cpu-prof-dir=/tmp/prof` to profile `loupe serve` under a bench's load
+ * --cpu-prof-dir=<folder>` to profile `loupe serve` under a bench's load
  * (node refuses --cpu-prof in NODE_OPTIONS).
  */
 export function testNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
