@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AppError } from "@loupe/errors";
-import { createCachingCounter, createTokenCounter } from "@loupe/projection";
+import { createCachingCounter, createTokenCounter, knownPrefix } from "@loupe/projection";
 import { create } from "@bufbuild/protobuf";
 import { ToolResultSchema } from "@loupe/proto";
 import { resultContent } from "../tool-result-content.js";
 import type { TokenCountPool } from "./count-pool.js";
 import { spyCounter } from "./project-test-deps.js";
-import { countOriginal, WHOLE_COUNT_MAX_BYTES, POOLED_COUNT_MIN_CHARS } from "./original-tokens.js";
+import { checkFit, countOriginal, originalTokensHere, WHOLE_COUNT_MAX_BYTES, POOLED_COUNT_MIN_CHARS } from "./original-tokens.js";
+import { projectHere } from "./project-here.js";
 
 const counter = createTokenCounter("o200k_base");
 const contentOf = (text: string) => resultContent(create(ToolResultSchema, { toolName: "bash", parts: [{ content: { case: "text", value: text } }] }));
@@ -95,17 +96,63 @@ describe("countOriginal", () => {
     assert.deepEqual(asked, []);
   });
 
-  it("counts a short original in this thread, and marks counts for models without their own tokenizer estimated", async () => {
+  it("for a model without its own tokenizer, estimates from what the fit check counted, counting nothing more and asking no thread", async () => {
+    const spy = spyCounter();
+    const caching = createCachingCounter(spy.counter);
+    assert.equal(caching.within(long, 1600), false);
+    const known = knownPrefix(caching, long);
+    assert.ok(known.chars > 4000 && known.chars < long.length);
+    const before = spy.counted.length + spy.checked.length;
+    const { pool, asked } = poolAnswering(1);
+    const answer = await countOriginal(contentOf(long), caching, false, false, pool)();
+    assert.equal(spy.counted.length + spy.checked.length, before, "nothing counted after the fit check");
+    assert.deepEqual(asked, []);
+    const bytes = Buffer.byteLength(long);
+    const knownBytes = Buffer.byteLength(long.slice(0, known.chars));
+    assert.deepEqual(answer, { tokens: known.tokens + Math.ceil(((bytes - knownBytes) * known.tokens) / knownBytes), estimated: true });
+    const exact = counter.count(long);
+    assert.ok(Math.abs(answer.tokens - exact) / exact < 0.05, `estimate ${String(answer.tokens)} against ${String(exact)}`);
+  });
+
+  it("a model without its own tokenizer still takes a whole count already made, marked estimated", async () => {
     const short = long.slice(0, WHOLE_COUNT_MAX_BYTES - 1);
     const { pool, asked } = poolAnswering(1);
-    assert.deepEqual(await countOriginal(contentOf(short), counter, false, false, pool)(), { tokens: counter.count(short), estimated: true });
+    assert.deepEqual(await countOriginal(contentOf(short), counter, false, counter.count(short), pool)(), { tokens: counter.count(short), estimated: true });
     assert.deepEqual(asked, []);
   });
 
-  it("estimates an original above 64 KB from its bytes, asking no thread", async () => {
+  it("the estimate is the same in a projection thread (projectHere) as in the call's thread", () => {
+    const bytes = Buffer.byteLength(long);
+    const caching = createCachingCounter(counter);
+    const { counted } = checkFit(long, bytes, caching, 1600);
+    assert.equal(counted, undefined);
+    const here = originalTokensHere(long, bytes, caching, false, counted);
+    const input = {
+      toolName: "bash",
+      declaredKind: undefined,
+      argsJson: "",
+      text: long,
+      structuredOnly: false,
+      isError: false,
+      exitCode: 0,
+      timedOut: false,
+      durationMs: undefined,
+    };
+    const options = { budgetTokens: 1600, maxViewBytes: 50 * 1024, resultId: "r_x", view: "" };
+    assert.deepEqual(projectHere(input, options, counter, bytes, false).original, here);
+  });
+
+  it("estimates an original above 64 KB from what the fit check counted, or from its bytes when nothing was counted; asks no thread", async () => {
     const huge = long.repeat(2);
+    const bytes = Buffer.byteLength(huge);
     const { pool, asked } = poolAnswering(1);
-    assert.deepEqual(await countOriginal(contentOf(huge), counter, true, false, pool)(), { tokens: Math.ceil(Buffer.byteLength(huge) / 4), estimated: true });
+    assert.deepEqual(await countOriginal(contentOf(huge), counter, true, false, pool)(), { tokens: Math.ceil(bytes / 4), estimated: true });
+    const caching = createCachingCounter(counter);
+    assert.equal(caching.within(huge, 1600), false);
+    const estimate = await countOriginal(contentOf(huge), caching, true, false, pool)();
+    const exact = counter.count(huge);
+    assert.equal(estimate.estimated, true);
+    assert.ok(Math.abs(estimate.tokens - exact) / exact < 0.05, `estimate ${String(estimate.tokens)} against ${String(exact)}`);
     assert.deepEqual(asked, []);
   });
 });

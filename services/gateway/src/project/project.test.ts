@@ -125,14 +125,28 @@ describe("project() usage", () => {
     assert.equal(answer.usage?.projectedTokens, exact.count(text));
   });
 
-  it("estimates originals above 64 KB and still counts the view exactly", async () => {
+  it("estimates originals above 64 KB from the fit check's counts and still counts the view exactly", async () => {
     const text = buildLog(2000);
     assert.ok(Buffer.byteLength(text) > 64 * 1024);
     const { counter, counted } = spyCounter();
     const answer = await project(request(text), "local", depsWith(counter));
     assert.equal(answer.usage?.originalTokensEstimated, true);
-    assert.equal(answer.usage?.originalTokens, Math.ceil(Buffer.byteLength(text) / 4));
+    const original = answer.usage?.originalTokens ?? 0;
+    assert.ok(Math.abs(original - exact.count(text)) / exact.count(text) < 0.05, `estimate ${String(original)} against ${String(exact.count(text))}`);
     assert.equal(answer.usage?.projectedTokens, exact.count(textOf(answer.parts)));
     assert.ok(!counted.includes(text), "the original is not counted");
+  });
+
+  it("estimates the original for a model without its own tokenizer, counting no more of it than the fit check and the view did", async () => {
+    const text = buildLog(400);
+    const { counter, counted, checked } = spyCounter();
+    const unnamed = await project(create(ProjectRequestSchema, { ...request(text), model: "" }), "local", depsWith(counter));
+    assert.equal(unnamed.usage?.originalTokensEstimated, true);
+    const original = unnamed.usage?.originalTokens ?? 0;
+    assert.ok(Math.abs(original - exact.count(text)) / exact.count(text) < 0.05, `estimate ${String(original)} against ${String(exact.count(text))}`);
+    const work = [...counted, ...checked].reduce((sum, piece) => sum + piece.length, 0);
+    assert.ok(work < 0.8 * text.length, `tokenized ${String(work)} characters of ${String(text.length)}`);
+    const named = await project(create(ProjectRequestSchema, { ...request(text), model: "gpt-4o" }), "local", depsWith(exact));
+    assert.deepEqual([named.usage?.originalTokens, named.usage?.originalTokensEstimated], [exact.count(text), false]);
   });
 });
