@@ -36,41 +36,46 @@ const EXCERPT_CHARS = 1000;
 // Lines this short (blank, a brace) are everywhere: showing one says nothing of where the view is.
 const MIN_SHOWN_CHARS = 4;
 
-/** The miss of `item` in `view` of `row`'s output (see EvidenceMiss). */
-export function evidenceMiss(
+/**
+ * The misses of one first view: a function from an item the view left out (and whether a recovery reached
+ * it) to its EvidenceMiss. Nothing is computed until a miss is asked for; the output's lines and the
+ * view's shown lines are then split once per view, however many items it left out.
+ */
+export function viewMisses(
   policy: string,
   row: CorpusRow,
   kind: string,
   intent: string,
-  item: EvidenceItem,
   view: string,
-  recovered: boolean | null,
-): EvidenceMiss {
-  const lines = row.output.split("\n");
-  const index = lines.findIndex((text) => text.includes(item.text));
-  const issuing = intent.startsWith(row.task) ? intent.slice(row.task.length).trim() : intent;
-  return {
-    policy,
-    agent_system: row.agentSystem,
-    trajectory_id: row.trajectoryId,
-    step: row.step,
-    output_kind: kind,
-    output_chars: row.output.length,
-    output_lines: lines.length,
-    long: row.output.length > LONG_OUTPUT_CHARS,
-    item_kind: item.kind,
-    item: item.text,
-    line: index === -1 ? null : index + 1,
-    nearest_shown: index === -1 ? null : nearestShown(lines, index, view),
-    recovered,
-    issuing: issuing.slice(-EXCERPT_CHARS),
-    next_action: row.nextAction.slice(0, EXCERPT_CHARS),
+): (item: EvidenceItem, recovered: boolean | null) => EvidenceMiss {
+  let lines: string[] | undefined;
+  let shown: Set<string> | undefined;
+  return (item, recovered) => {
+    lines ??= row.output.split("\n");
+    shown ??= new Set(view.split("\n").filter((line) => line.trim().length >= MIN_SHOWN_CHARS));
+    const index = lines.findIndex((text) => text.includes(item.text));
+    return {
+      policy,
+      agent_system: row.agentSystem,
+      trajectory_id: row.trajectoryId,
+      step: row.step,
+      output_kind: kind,
+      output_chars: row.output.length,
+      output_lines: lines.length,
+      long: row.output.length > LONG_OUTPUT_CHARS,
+      item_kind: item.kind,
+      item: item.text,
+      line: index === -1 ? null : index + 1,
+      nearest_shown: index === -1 ? null : nearestShown(lines, index, shown),
+      recovered,
+      issuing: (intent.startsWith(row.task) ? intent.slice(row.task.length).trim() : intent).slice(-EXCERPT_CHARS),
+      next_action: row.nextAction.slice(0, EXCERPT_CHARS),
+    };
   };
 }
 
-/** Lines from `index` to the nearest line of `lines` that `view` holds as a whole line of its own; null when none. */
-function nearestShown(lines: readonly string[], index: number, view: string): number | null {
-  const shown = new Set(view.split("\n").filter((line) => line.trim().length >= MIN_SHOWN_CHARS));
+/** Lines from `index` to the nearest line of `lines` that the view shows whole (`shown`); null when none. */
+function nearestShown(lines: readonly string[], index: number, shown: ReadonlySet<string>): number | null {
   for (let distance = 0; distance < lines.length; distance++) {
     for (const at of [index - distance, index + distance]) {
       const line = lines[at];

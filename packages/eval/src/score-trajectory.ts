@@ -1,6 +1,6 @@
 import type { TokenCounter } from "@loupe/projection";
 import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
-import { evidenceMiss, type EvidenceMiss } from "./evidence-miss.js";
+import { viewMisses, type EvidenceMiss } from "./evidence-miss.js";
 import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
 import { intentOf } from "./intent-of.js";
 import { kindOfRow } from "./kind-of-row.js";
@@ -144,6 +144,7 @@ export async function scoreTrajectory(
     const whole = view.firstView === row.output;
     const firstViewTokens = whole ? outputTokens : counter.count(view.firstView);
     const long = row.output.length > LONG_OUTPUT_CHARS ? [totals.long, (totals.longByKind[kind] ??= emptyLongTotals())] : [];
+    const missOf = viewMisses(policy.name, row, kind, intent, view.firstView);
     for (const bucket of long) {
       bucket.outputs++;
       bucket.viewTokens += firstViewTokens;
@@ -167,12 +168,12 @@ export async function scoreTrajectory(
         continue;
       }
       if (view.recover === undefined) {
-        onMiss?.(evidenceMiss(policy.name, row, kind, intent, item, view.firstView, null));
+        onMiss?.(missOf(item, null));
         continue;
       }
       const recovery = await view.recover(item.text);
       recoveryTokens += counter.count(recovery.answer);
-      onMiss?.(evidenceMiss(policy.name, row, kind, intent, item, view.firstView, recovery.found));
+      onMiss?.(missOf(item, recovery.found));
       if (!recovery.found) continue;
       totals.reachable++;
       totals.recoveries++;

@@ -31,6 +31,7 @@ export { listViews } from "./structured/list-views.js";
 
 export { applyFieldView } from "./structured/apply-field-view.js";
 export { utf8Length } from "./utf8-length.js";
+export { estimateTokens } from "./estimate-tokens.js";
 
 export type { TokenCounter, TokenEncoding } from "./token-counter.js";
 export type { Continuation } from "./continuation.js";

@@ -2,7 +2,7 @@ export { repoRoot } from "./repo-root.js";
 export { rgwDir, testStateDir } from "./test-state-dir.js";
 export { freePort } from "./free-port.js";
 export { s3TestEnv, s3ProcessEnv } from "./s3-test-env.js";
-export { startLoupeProcess, testNodeFlags } from "./loupe-process.js";
+export { startLoupeProcess } from "./loupe-process.js";
 export { rgwInstance } from "./rgw.js";
 export { removeBucket } from "./remove-bucket.js";
 export { createTestS3Client } from "./test-s3-client.js";

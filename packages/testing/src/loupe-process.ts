@@ -21,7 +21,7 @@ export interface LoupeProcess extends AsyncDisposable {
  * --cpu-prof-dir=<folder>` to profile `loupe serve` under a bench's load
  * (node refuses --cpu-prof in NODE_OPTIONS).
  */
-export function testNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+function testNodeFlags(env: NodeJS.ProcessEnv): string[] {
   return (env["LOUPE_TEST_NODE_FLAGS"] ?? "").split(/\s+/).filter((flag) => flag !== "");
 }
 

@@ -1,11 +1,9 @@
-import { knownPrefix, utf8Length, type TokenCounter } from "@loupe/projection";
+import { estimateTokens, knownPrefix, type TokenCounter } from "@loupe/projection";
 import type { ResultContent } from "../tool-result-content.js";
 import type { TokenCountPool } from "./count-pool.js";
 
 // Originals above this size get an estimate instead of an exact count (counting is ~10–20 MB/s in a busy server).
 const EXACT_COUNT_MAX_BYTES = 64 * 1024;
-// An original with nothing counted of it is estimated at this many bytes a token.
-const ESTIMATED_BYTES_PER_TOKEN = 4;
 // A result under this many bytes is counted whole by its fit check (see checkFit); a larger one up to its budget.
 export const WHOLE_COUNT_MAX_BYTES = 8 * 1024;
 /**
@@ -15,44 +13,37 @@ export const WHOLE_COUNT_MAX_BYTES = 8 * 1024;
  */
 export const POOLED_COUNT_MIN_CHARS = 16 * 1024;
 
-/** The original's tokens: counted when small enough, else estimated from its bytes. */
+/** The original's tokens: counted, or estimated (see knownOrEstimated). */
 export interface TokenCount {
   tokens: number;
   estimated: boolean;
 }
 
 /**
- * The original's tokens estimated from what the fit check counted of its start: those tokens, and the
- * rest's bytes at the same bytes a token (on the eval corpora's cut outputs of 8–64 KB, 423 of them:
- * 2.0% off at the median, 7.2% at p90, 0.6% high on average, against 6.8% and 24.6% for 4 bytes a token,
- * which is what an original nothing was counted of gets).
+ * The original's tokens when no exact count of it needs to be made: `counted` when a count of it all was
+ * made already (a fit check that found it within budget, or a small result counted whole); estimated
+ * (estimateTokens: from what the fit check counted) for a model without its own tokenizer — whose counts
+ * are estimates however they are made — and above EXACT_COUNT_MAX_BYTES. Undefined when it must be
+ * counted exactly. Made right after the fit check, so the estimate is the same in any thread.
  */
-export function estimateTokens(text: string, bytes: number, counter: TokenCounter): number {
-  const known = knownPrefix(counter, text);
-  const knownBytes = known.tokens === 0 ? 0 : utf8Length(text.slice(0, known.chars));
-  if (knownBytes === 0) return Math.ceil(bytes / ESTIMATED_BYTES_PER_TOKEN);
-  return known.tokens + Math.ceil(((bytes - knownBytes) * known.tokens) / knownBytes);
-}
-
-/**
- * The original's tokens, found in this thread: `counted` when a count of it all was made already (a fit
- * check that found it within budget, or a small result counted whole); estimated (estimateTokens) for a
- * model without its own tokenizer — whose counts are estimates however they are made — and above
- * EXACT_COUNT_MAX_BYTES; else counted exactly (through `counter`'s cache when it is the call's caching
- * counter). Made right after the fit check, so the estimate is the same in any thread.
- */
-export function originalTokensHere(text: string, bytes: number, counter: TokenCounter, exact: boolean, counted: number | undefined): TokenCount {
+function knownOrEstimated(text: string, bytes: number, counter: TokenCounter, exact: boolean, counted: number | undefined): TokenCount | undefined {
   if (counted !== undefined) return { tokens: counted, estimated: !exact };
   if (!exact || bytes > EXACT_COUNT_MAX_BYTES) return { tokens: estimateTokens(text, bytes, counter), estimated: true };
-  return { tokens: counter.count(text), estimated: false };
+  return undefined;
 }
 
 /**
- * Starts counting the original's tokens and answers how to get them: taken from a count already made of
- * it all (`counted`: a fit check that found it within budget, or a small result counted whole); for a
- * model without its own tokenizer, or above EXACT_COUNT_MAX_BYTES, estimated from what the fit check
- * counted (estimateTokens, made now); else counted exactly. What the call's caching `counter`
- * already counted of the text's start (the fit check's lines) is not counted again. The rest goes now to a
+ * The original's tokens, found in this thread: as knownOrEstimated, else counted exactly (through
+ * `counter`'s cache when it is the call's caching counter).
+ */
+export function originalTokensHere(text: string, bytes: number, counter: TokenCounter, exact: boolean, counted: number | undefined): TokenCount {
+  return knownOrEstimated(text, bytes, counter, exact, counted) ?? { tokens: counter.count(text), estimated: false };
+}
+
+/**
+ * Starts counting the original's tokens and answers how to get them: known or estimated at once when no
+ * exact count is needed (knownOrEstimated, with `counted` false when the fit check did not count it all);
+ * else counted exactly. What the call's caching `counter` already counted of the text's start (the fit check's lines) is not counted again. The rest goes now to a
  * thread of `pool` when it is POOLED_COUNT_MIN_CHARS or longer and a thread is free (it counts on another
  * core while this thread projects); otherwise this thread counts it through the cache once the answer is
  * asked for — after the projection, whose lines are then known, while the save's commit runs on the
@@ -67,18 +58,16 @@ export function countOriginal(
   pool?: TokenCountPool,
 ): () => Promise<TokenCount> {
   const bytes = content.bytes.byteLength;
-  if (counted !== false || !exact || bytes > EXACT_COUNT_MAX_BYTES) {
-    const known = originalTokensHere(content.text, bytes, counter, exact, counted === false ? undefined : counted);
-    return () => Promise.resolve(known);
-  }
-  const here = (): Promise<TokenCount> => Promise.resolve().then(() => originalTokensHere(content.text, bytes, counter, true, undefined));
+  const known = knownOrEstimated(content.text, bytes, counter, exact, counted === false ? undefined : counted);
+  if (known !== undefined) return () => Promise.resolve(known);
+  const here = (): Promise<TokenCount> => Promise.resolve().then(() => ({ tokens: counter.count(content.text), estimated: false }));
   if (pool === undefined || content.text.length < POOLED_COUNT_MIN_CHARS) return here;
-  const known = knownPrefix(counter, content.text);
-  const rest = content.text.slice(known.chars);
+  const prefix = knownPrefix(counter, content.text);
+  const rest = content.text.slice(prefix.chars);
   const pooled = rest.length < POOLED_COUNT_MIN_CHARS ? undefined : pool.count(rest, counter.encoding);
   if (pooled === undefined) return here;
   const tokens = pooled.then(
-    (restTokens) => known.tokens + restTokens,
+    (restTokens) => prefix.tokens + restTokens,
     () => counter.count(content.text),
   );
   return () => tokens.then((total) => ({ tokens: total, estimated: false }));
