@@ -6,7 +6,7 @@ import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, lou
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runClaudeCode } from "./support/run-runtime.js";
 import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine, seqCommand } from "./support/suite-fixtures.js";
-import { checkSameBytes, recoverStep, results, startSuite, withoutReminders, type Suite } from "./support/suite-run.js";
+import { checkSameBytes, recoverStep, results, startSuite, withoutReminders, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 import { checkTrackerView } from "./support/tracker-checks.js";
 
@@ -30,6 +30,7 @@ describe("Claude Code 2.1.328 with Loupe", () => {
   it("hooks: PreToolUse runs Bash through loupe exec, PostToolUse projects Read, Grep and MCP; the model recovers through loupe mcp", async (t) => {
     if (!(await runtimeAvailable(t, "claude"))) return;
     const hook = (command: string): unknown => [{ type: "command", command, timeout: 30 }];
+    const mark = logMark(suite);
     const run = await runClaudeCode(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -48,6 +49,7 @@ describe("Claude Code 2.1.328 with Loupe", () => {
         ),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
     assert.deepEqual(run.outbound, []);
 
@@ -93,6 +95,7 @@ describe("Claude Code 2.1.328 with Loupe", () => {
   it("vendor proxy: ANTHROPIC_BASE_URL at Loupe, the README's rule cuts Bash results to whole lines, the same bytes on every request", async (t) => {
     if (!(await runtimeAvailable(t, "claude"))) return;
     await putSourceLimit(suite.loupe, "claude-code-app", README_RULE);
+    const mark = logMark(suite);
     const run = await runClaudeCode(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -102,6 +105,7 @@ describe("Claude Code 2.1.328 with Loupe", () => {
       onStart: ({ work }) => suite.vendor.setScript(scriptSteps([...steps(work), callTool("Bash", { command: seqCommand(3000), description: "Count" })])),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
     assert.ok(
       run.requests.every((entry) => entry.headers["x-loupe-source"] === undefined && entry.headers["x-api-key"] === "sk-ant-loupe-test"),

@@ -5,7 +5,7 @@ import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, lou
 import { describeRun, lastScripted, runtimeAvailable } from "./support/probe-run.js";
 import { runCodex } from "./support/run-runtime.js";
 import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine } from "./support/suite-fixtures.js";
-import { checkSameBytes, recoverStep, results, startSuite, type Suite } from "./support/suite-run.js";
+import { checkSameBytes, recoverStep, results, startSuite, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkTrackerView } from "./support/tracker-checks.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 
@@ -31,6 +31,7 @@ describe("Codex 0.169.0 with Loupe", () => {
   it("hooks: PostToolUse answers decision:block with Loupe's view of what Codex kept; the model recovers through /mcp", async (t) => {
     if (!(await runtimeAvailable(t, "codex"))) return;
     const hooks = { PostToolUse: [{ matcher: "Bash|mcp__.*", hooks: [{ type: "command", command: loupeCommandLine("hook", "post-tool-use"), timeout: 30 }] }] };
+    const mark = logMark(suite);
     const run = await runCodex(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -41,6 +42,7 @@ describe("Codex 0.169.0 with Loupe", () => {
       onStart: () => suite.vendor.setScript(scriptSteps([...STEPS, recoverStep("mcp__loupe__read_result", { tool: "exec_command" })])),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
     assert.deepEqual(run.outbound, []);
 
@@ -71,6 +73,7 @@ describe("Codex 0.169.0 with Loupe", () => {
   it("vendor proxy: base_url at Loupe, keep_tools exec_command cuts its results and counts Codex's own marker; the default keep_tools warns", async (t) => {
     if (!(await runtimeAvailable(t, "codex"))) return;
     await putSourceLimit(suite.loupe, "codex-app", { ...README_RULE, keep_tools: { values: ["exec_command"] } });
+    const mark = logMark(suite);
     const run = await runCodex(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -80,6 +83,7 @@ describe("Codex 0.169.0 with Loupe", () => {
       onStart: () => suite.vendor.setScript(scriptSteps(STEPS)),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
     assert.ok(
       run.requests.every(

@@ -5,7 +5,7 @@ import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, lou
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runGeminiCli } from "./support/run-runtime.js";
 import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, longOutputLine } from "./support/suite-fixtures.js";
-import { checkSameBytes, recoverStep, results, startSuite, type Suite } from "./support/suite-run.js";
+import { checkSameBytes, recoverStep, results, startSuite, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 
 const steps = (work: string): ReturnType<typeof callTool>[] => [
@@ -35,6 +35,7 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
 
   it("hooks: BeforeTool runs shell commands through loupe exec (AfterTool cannot replace output); the model recovers through loupe mcp", async (t) => {
     if (!(await runtimeAvailable(t, "gemini"))) return;
+    const mark = logMark(suite);
     const run = await runGeminiCli(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -44,6 +45,7 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
       onStart: ({ work }) => suite.vendor.setScript(scriptSteps([...steps(work), recoverStep("mcp_loupe_read_result", { tool: "run_shell_command" })])),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
     assert.deepEqual(run.outbound, []);
 
@@ -64,6 +66,7 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
   it("vendor proxy: GOOGLE_GEMINI_BASE_URL at Loupe, keep_tools run_shell_command; the cut counts what Gemini CLI removed and names its saved file", async (t) => {
     if (!(await runtimeAvailable(t, "gemini"))) return;
     await putSourceLimit(suite.loupe, "gemini-app", { ...README_RULE, keep_tools: { values: ["run_shell_command"] } });
+    const mark = logMark(suite);
     const run = await runGeminiCli(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -73,6 +76,7 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
       onStart: ({ work }) => suite.vendor.setScript(scriptSteps(steps(work))),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
     assert.ok(run.requests.every((entry) => entry.headers["x-loupe-source"] === undefined && entry.headers["x-goog-api-key"] === "loupe-test-gemini-key"));
 

@@ -6,7 +6,7 @@ import { README_RULE, getSourceLimit, loupeEnv, loupeHttp, loupeHttpMcp, putSour
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runOpenCode } from "./support/run-runtime.js";
 import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine } from "./support/suite-fixtures.js";
-import { checkSameBytes, recoverStep, results, startSuite, type Suite } from "./support/suite-run.js";
+import { checkSameBytes, recoverStep, results, startSuite, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkTrackerView } from "./support/tracker-checks.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 
@@ -41,6 +41,7 @@ describe("OpenCode 1.18.33 with Loupe", () => {
     if (!(await runtimeAvailable(t, "opencode"))) return;
     const plugin = await runLoupeCommand(["plugin", "opencode"], "", {});
     assert.equal(plugin.code, 0, plugin.stderr);
+    const mark = logMark(suite);
     const run = await runOpenCode(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -54,6 +55,7 @@ describe("OpenCode 1.18.33 with Loupe", () => {
         ),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
 
     const [long, failing] = results(run, "bash");
@@ -91,6 +93,7 @@ describe("OpenCode 1.18.33 with Loupe", () => {
   it("vendor proxy: the provider's baseURL at Loupe's /v1, keep_tools bash; the cut names the file OpenCode saved", async (t) => {
     if (!(await runtimeAvailable(t, "opencode"))) return;
     await putSourceLimit(suite.loupe, "opencode-app", { ...README_RULE, keep_tools: { values: ["bash"] } });
+    const mark = logMark(suite);
     const run = await runOpenCode(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
@@ -101,6 +104,7 @@ describe("OpenCode 1.18.33 with Loupe", () => {
       onStart: ({ work }) => suite.vendor.setScript(scriptSteps(steps(work))),
     });
     t.diagnostic(describeRun(run));
+    t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
     assert.ok(run.requests.every((entry) => entry.path === "/v1/chat/completions" && entry.headers["x-loupe-source"] === undefined));
 

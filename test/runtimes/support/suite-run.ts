@@ -84,3 +84,24 @@ export function withoutReminders(text: string): string {
   const at = text.indexOf("\n\n<system-reminder>");
   return at < 0 ? text : text.slice(0, at);
 }
+
+/** Where the suite's Loupe log stands now: pass it to {@link loupeProblems} once a run ends. */
+export const logMark = (suite: Suite): number => suite.loupe.process.lines.length;
+
+/**
+ * The warnings and errors the suite's Loupe logged since `mark`, one a line (level, message, fields), for a
+ * run's diagnostics: a cut that failed open or a hook call Loupe refused then shows why in the test's output.
+ */
+export function loupeProblems(suite: Suite, mark: number): string {
+  const problems = suite.loupe.process.lines.slice(mark).flatMap((line) => {
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (entry["level"] !== "warn" && entry["level"] !== "error") return [];
+      const { time: _time, service: _service, ...rest } = entry;
+      return [JSON.stringify(rest)];
+    } catch {
+      return [];
+    }
+  });
+  return problems.length === 0 ? "loupe logged no warning or error" : `loupe logged:\n${problems.join("\n")}`;
+}
