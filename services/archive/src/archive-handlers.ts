@@ -7,7 +7,8 @@ import { defaultPatternMatcher } from "./pattern-worker.js";
 import { deleteResults, deleteTargetFrom } from "./delete-results.js";
 import { putResult } from "./put-result.js";
 import { readRange } from "./read-range.js";
-import { loadRecord, toResultRecord } from "./result-record.js";
+import { lineIndexOf } from "./line-index.js";
+import { loadRecord, loadResult, toResultRecord, type LoadedResult } from "./result-record.js";
 import { searchResult } from "./search-result.js";
 import { tenantFromMetadata } from "./tenant.js";
 import { appendTurns } from "./turns/append-turns.js";
@@ -20,6 +21,8 @@ export interface ArchiveHandlerDeps {
   store: ArchiveStore;
   indexCache: LineIndexCache;
   maxResultBytes: number;
+  /** Largest content kept in its record on a store without putAll (default INLINE_CONTENT_BYTES; see PutContext). */
+  inlineMaxBytes?: number;
   /** How long a tenant's results are kept (ms). */
   retentionMsFor: (tenant: string) => number;
   /** Clock (ms since the epoch). */
@@ -35,9 +38,14 @@ function requireResultId(resultId: string): string {
 
 const shaOf = (revision: string): string => revision.slice("sha256:".length);
 
+/** The line index of a loaded result: built from an inline one's content, else its blob's (cached). */
+function indexOf(deps: ArchiveHandlerDeps, tenant: string, { record, content }: LoadedResult, signal: AbortSignal | undefined) {
+  return content === undefined ? deps.indexCache.get(deps.store, tenant, shaOf(record.revision), signal) : Promise.resolve(lineIndexOf(content));
+}
+
 /** The ArchiveService handlers over a store. */
 export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers<typeof ArchiveService> {
-  const { store, indexCache } = deps;
+  const { store } = deps;
   return {
     async put(requests, context) {
       const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
@@ -47,6 +55,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
         nowMs: deps.now(),
         retentionMs: deps.retentionMsFor(tenant),
         maxResultBytes: deps.maxResultBytes,
+        ...(deps.inlineMaxBytes === undefined ? {} : { inlineMaxBytes: deps.inlineMaxBytes }),
         signal: context.signal,
         ...(context.onAccepted ? { onAccepted: context.onAccepted } : {}),
       });
@@ -54,9 +63,10 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
     },
     async read(request, context) {
       const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
-      const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
-      const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
-      const served = await readRange(store, tenant, shaOf(record.revision), index, request, context.signal);
+      const loaded = await loadResult(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
+      const { record, content } = loaded;
+      const index = await indexOf(deps, tenant, loaded, context.signal);
+      const served = await readRange(store, tenant, shaOf(record.revision), index, request, context.signal, content);
       return { ...served, record: toResultRecord(record) };
     },
     async delete(request, context) {
@@ -71,9 +81,14 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): ServiceHandlers
     },
     async search(request, context) {
       const tenant = tenantFromMetadata(context.metadata, deps.internalToken);
-      const record = await loadRecord(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
-      const index = await indexCache.get(store, tenant, shaOf(record.revision), context.signal);
-      const found = await searchResult(store, tenant, shaOf(record.revision), index, request, { matcher: defaultPatternMatcher(), signal: context.signal });
+      const loaded = await loadResult(store, tenant, requireResultId(request.resultId), deps.now(), context.signal);
+      const { record, content } = loaded;
+      const index = await indexOf(deps, tenant, loaded, context.signal);
+      const found = await searchResult(store, tenant, shaOf(record.revision), index, request, {
+        matcher: defaultPatternMatcher(),
+        signal: context.signal,
+        content,
+      });
       return { ...found, record: toResultRecord(record) };
     },
     async appendTurns(request, context) {

@@ -2,17 +2,20 @@ import type { ArchiveStore } from "@loupe/archive-store";
 import { AppError } from "@loupe/errors";
 import { blockForLine, offsetAfterNewlines, type LineIndex } from "./line-index.js";
 
-/** One saved blob with its line index, read by ranges. */
+/** One saved content with its line index, read by ranges: a blob in the store, or an inline result's bytes in hand. */
 export interface Blob {
   store: ArchiveStore;
   key: string;
   index: LineIndex;
   signal: AbortSignal | undefined;
+  /** The whole content, when its record carried it (an inline result): ranges are cut from it, nothing is fetched. */
+  bytes?: Uint8Array | undefined;
 }
 
 /** Bytes [start, end) of the blob (empty when end ≤ start). */
 export function readBlob(blob: Blob, start: number, end: number): Promise<Uint8Array> {
   if (end <= start) return Promise.resolve(new Uint8Array());
+  if (blob.bytes !== undefined) return Promise.resolve(blob.bytes.subarray(start, end));
   return blob.store.get(blob.key, { range: { start, end }, ...(blob.signal ? { signal: blob.signal } : {}) });
 }
 

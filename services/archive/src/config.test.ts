@@ -21,6 +21,15 @@ describe("archive loadConfig()", () => {
     );
   });
 
+  it("reads the largest content kept in its record: 64 KiB by default, 0 for none, at most 256 KiB", () => {
+    assert.equal(loadConfig({}).inlineMaxBytes, 65_536);
+    assert.equal(loadConfig({ LOUPE_ARCHIVE_INLINE_BYTES: "0" }).inlineMaxBytes, 0);
+    assert.throws(
+      () => loadConfig({ LOUPE_ARCHIVE_INLINE_BYTES: String(256 * 1024 + 1) }),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument" && error.message.includes("LOUPE_ARCHIVE_INLINE_BYTES"),
+    );
+  });
+
   it("reads the S3 settings", () => {
     const config = loadConfig({
       LOUPE_ARCHIVE_BACKEND: "s3",

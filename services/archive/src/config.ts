@@ -1,5 +1,6 @@
 import { readList, readEnum, readInt, readOptionalString, readPort, readBool, readString, throwOnProblems, type Env } from "@loupe/config";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+import { INLINE_CONTENT_BYTES, SMALL_CONTENT_BYTES } from "./store-content.js";
 
 /** Where the archive keeps blobs. */
 export type ArchiveBackend = "auto" | "fs" | "lmdb" | "s3";
@@ -17,6 +18,8 @@ export interface ArchiveConfig {
   dataDir: string;
   s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean; requestTimeoutMs: number };
   maxResultBytes: number;
+  /** LOUPE_ARCHIVE_INLINE_BYTES: largest content kept in its record on S3 or the file store (0: every content in a shared blob). */
+  inlineMaxBytes: number;
   retentionDays: number;
   /** Per-tenant retention overriding retentionDays (LOUPE_RETENTION_DAYS_BY_TENANT="teamA=3,teamB=30"). */
   retentionDaysByTenant: Record<string, number>;
@@ -72,6 +75,7 @@ export function loadConfig(env: Env = process.env): ArchiveConfig {
       requestTimeoutMs: readInt(env, "LOUPE_S3_REQUEST_TIMEOUT_MS", DEFAULT_S3_REQUEST_TIMEOUT_MS, problems, { min: 100, max: 3_600_000 }),
     },
     maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
+    inlineMaxBytes: readInt(env, "LOUPE_ARCHIVE_INLINE_BYTES", INLINE_CONTENT_BYTES, problems, { min: 0, max: SMALL_CONTENT_BYTES }),
     retentionDays: readInt(env, "LOUPE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS, problems, { min: 1, max: 3650 }),
     retentionDaysByTenant: readRetentionByTenant(env, problems),
     sweepIntervalMs: readInt(env, "LOUPE_SWEEP_INTERVAL_MS", DEFAULT_SWEEP_INTERVAL_MS, problems, { min: 0, max: 7 * 24 * 3_600_000 }),

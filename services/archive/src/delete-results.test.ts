@@ -33,9 +33,9 @@ async function* putStream(resultId: string, sessionId: string, text: string): As
   yield { message: { case: "chunk", value: bytes } } as PutRequest;
 }
 
-/** Saves one result as the archive's Put does. */
+/** Saves one result as the archive's Put does with a content over INLINE_CONTENT_BYTES: in a blob the tenant's results share. */
 function save(store: ArchiveStore, tenant: string, resultId: string, sessionId: string, text: string, nowMs = NOW_MS) {
-  return putResult(putStream(resultId, sessionId, text), { store, tenant, nowMs, retentionMs: 7 * DAY_MS, maxResultBytes: 1 << 20 });
+  return putResult(putStream(resultId, sessionId, text), { store, tenant, nowMs, retentionMs: 7 * DAY_MS, maxResultBytes: 1 << 20, inlineMaxBytes: 0 });
 }
 
 /** Every key the store holds, sorted. */

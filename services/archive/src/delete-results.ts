@@ -35,7 +35,8 @@ const BLOB_KEY = /\/blobs\/[0-9a-f]{64}$/;
 
 /**
  * Removes what one result owns, record first (reads answer `not_found` from then on), then its session and
- * expiry entries, its reference marker, and its blob when no other result uses it. Missing pieces are skipped.
+ * expiry entries, its reference marker, and its blob when no other result uses it (an inline result has
+ * neither: its content was in its record). Missing pieces are skipped.
  */
 export async function deleteResultEntries(
   store: ArchiveStore,
@@ -51,6 +52,8 @@ export async function deleteResultEntries(
     store.delete(sessionEntryKey(tenant, target.sessionId, target.resultId), options),
     store.delete(expiryEntryKey(tenant, target.expiresAtMs, target.resultId), options),
   ]);
+  // An inline result's content went with its record: it has no marker, and a blob of the same content is another's.
+  if (target.inline === true) return 0;
   await store.delete(blobRefKey(tenant, sha, target.resultId), options);
   return deleteBlobIfUnused(store, tenant, sha, nowMs, signal);
 }

@@ -55,6 +55,13 @@ export function createLineIndexBuilder(options: { everyLines?: number; everyByte
   };
 }
 
+/** The line index of a content in hand (an inline result's), as its Put built it. */
+export function lineIndexOf(content: Uint8Array): LineIndex {
+  const builder = createLineIndexBuilder();
+  builder.update(content);
+  return builder.finish();
+}
+
 /** The block that holds the start of `line`: its checkpoint and the byte where the next block starts. */
 export interface Block {
   line: number;

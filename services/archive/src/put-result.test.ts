@@ -22,6 +22,7 @@ describe("putResult()", () => {
       nowMs: NOW_MS,
       retentionMs: 86_400_000,
       maxResultBytes: 1 << 20,
+      inlineMaxBytes: 0,
     });
 
   before(async () => {
@@ -66,7 +67,14 @@ describe("putResult()", () => {
     };
     delete (durable as { sync?: unknown }).sync;
     const putOn = (resultId: string) =>
-      putResult(putStream({ resultId }, "same content\n"), { store: durable, tenant: "t", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+      putResult(putStream({ resultId }, "same content\n"), {
+        store: durable,
+        tenant: "t",
+        nowMs: NOW_MS,
+        retentionMs: 86_400_000,
+        maxResultBytes: 1 << 20,
+        inlineMaxBytes: 0,
+      });
     await putOn("r_durable0000000000001");
     const { deduplicated } = await putOn("r_durable0000000000002");
     assert.equal(deduplicated, true);
@@ -92,7 +100,14 @@ describe("putResult()", () => {
     };
     delete (durable as { sync?: unknown }).sync;
     const putOn = (resultId: string, text: string) =>
-      putResult(putStream({ resultId }, text), { store: durable, tenant: "t2", nowMs: NOW_MS, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+      putResult(putStream({ resultId }, text), {
+        store: durable,
+        tenant: "t2",
+        nowMs: NOW_MS,
+        retentionMs: 86_400_000,
+        maxResultBytes: 1 << 20,
+        inlineMaxBytes: 0,
+      });
     const small = "small content\n";
     const sha = revisionOf(encoder.encode(small)).slice("sha256:".length);
     await putOn("r_rounds00000000000001", small);

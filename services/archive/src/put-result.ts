@@ -6,7 +6,16 @@ import type { StoredRecord } from "./result-record.js";
 import { recordOf, saveRecord } from "./result-record.js";
 import { writeResultEntries } from "./result-entries.js";
 import { canPutAll, putAtOnce } from "./put-at-once.js";
-import { assertBlobKept, readSmallContent, SMALL_CONTENT_BYTES, storeSmallContent, storeStreamedContent, type ContentStream } from "./store-content.js";
+import { putInline } from "./put-inline.js";
+import {
+  assertBlobKept,
+  INLINE_CONTENT_BYTES,
+  readSmallContent,
+  SMALL_CONTENT_BYTES,
+  storeSmallContent,
+  storeStreamedContent,
+  type ContentStream,
+} from "./store-content.js";
 
 /** What a Put needs besides its stream. */
 export interface PutContext {
@@ -22,6 +31,11 @@ export interface PutContext {
    * object (that path needs the thread throughout, a little at a time).
    */
   onAccepted?: () => void;
+  /**
+   * Largest content kept in its record on a store without `putAll` (default INLINE_CONTENT_BYTES; 0 keeps
+   * every content in a shared blob, as Loupe did before it kept any inline).
+   */
+  inlineMaxBytes?: number;
 }
 
 const RESULT_ID_PATTERN = /^r_[A-Za-z0-9_-]{16,64}$/;
@@ -100,6 +114,9 @@ export async function putResult(requests: AsyncIterable<PutRequest>, context: Pu
     return putAtOnce({ store, tenant, sha, header, chunks, builder, nowMs, retentionMs, signal, ...(onAccepted ? { onAccepted } : {}) });
   }
   context.onAccepted?.();
+  if (header.sizeBytes > 0n && header.sizeBytes <= BigInt(context.inlineMaxBytes ?? INLINE_CONTENT_BYTES)) {
+    return putInline(context, { header, sha, chunks, builder });
+  }
   const options = signal ? { signal } : {};
   // Every object of the Put is placed (readable at once) and made durable together at the end (one
   // durable write where the store has a journal); the Put is acknowledged only then.

@@ -97,7 +97,8 @@ async function readBytes(blob: Blob, request: ReadRequest, maxBytes: number): Pr
  * Serves a line range (1-based, inclusive) or byte range (0-based, end
  * exclusive, snapped back to character starts) of a blob, at most `maxBytes`
  * long, fetching only the bytes it needs with ranged reads: a line read costs
- * one block read and one window read; a byte read one window read.
+ * one block read and one window read; a byte read one window read. With
+ * `content` (an inline result's bytes) nothing is fetched.
  * @throws AppError `invalid_argument` for a malformed range
  */
 export async function readRange(
@@ -107,8 +108,9 @@ export async function readRange(
   index: LineIndex,
   request: ReadRequest,
   signal?: AbortSignal,
+  content?: Uint8Array,
 ): Promise<ServedRange> {
-  const blob: Blob = { store, key: blobKey(tenant, sha), index, signal };
+  const blob: Blob = { store, key: blobKey(tenant, sha), index, signal, bytes: content };
   const maxBytes = Math.min(request.maxBytes === 0 ? DEFAULT_MAX_READ_BYTES : request.maxBytes, DEFAULT_MAX_READ_BYTES);
   const byLines = request.startLine !== undefined || request.endLine !== undefined;
   const byBytes = request.startByte !== undefined || request.endByte !== undefined;

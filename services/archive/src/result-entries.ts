@@ -11,6 +11,8 @@ export interface ResultEntryTarget {
   revision: string;
   /** Milliseconds since the epoch. */
   expiresAtMs: number;
+  /** True for a result whose record carries its content: it has no blob reference marker and no blob of its own. */
+  inline?: true;
 }
 
 /**
@@ -48,7 +50,8 @@ export const shaOfRevision = (revision: string): string => revision.slice("sha25
  * The reference marker goes first on purpose: a concurrent delete of the last other result using the blob
  * lists the markers after removing its own, so once this resolves that delete keeps the blob. With
  * `deferSync` the entries are placed (readable, so the delete sees them) and made durable by the caller's
- * `store.sync` of the keys returned, with the rest of its put.
+ * `store.sync` of the keys returned, with the rest of its put. An inline target (its content in its record)
+ * gets no reference marker.
  */
 export async function writeResultEntries(
   store: ArchiveStore,
@@ -60,11 +63,12 @@ export async function writeResultEntries(
   const options = { ...(signal ? { signal } : {}), ...(deferSync ? { deferSync } : {}) };
   const [reference, session, expiry] = resultEntryObjects(tenant, target);
   await Promise.all([
-    store.put(reference.key, reference.body, { ...JSON_TYPE, ...options }),
+    // An inline result shares no blob: nothing for a marker to keep.
+    target.inline === true ? undefined : store.put(reference.key, reference.body, { ...JSON_TYPE, ...options }),
     store.put(session.key, session.body, options),
     store.put(expiry.key, expiry.body, { ...JSON_TYPE, ...options }),
   ]);
-  return [reference.key, session.key, expiry.key];
+  return target.inline === true ? [session.key, expiry.key] : [reference.key, session.key, expiry.key];
 }
 
 /**

@@ -3,6 +3,9 @@ import { recordKey, type ArchiveStore } from "@loupe/archive-store";
 import { AppError, isAppError } from "@loupe/errors";
 import { ResultRecordSchema, type PutHeader, type ResultRecord, type ToolKind } from "@loupe/proto";
 import type { LineIndex } from "./line-index.js";
+import { encodeRecordObject, parseRecordObject, type LoadedResult } from "./record-object.js";
+
+export type { LoadedResult } from "./record-object.js";
 
 /** A per-result record as stored (JSON) beside the content-addressed blob. */
 export interface StoredRecord {
@@ -23,10 +26,13 @@ export interface StoredRecord {
   readScope?: string;
   /** Set for a medium saved as a result of its own: its media type. */
   mimeType?: string;
+  /** True when the record's object carries the content itself (no blob, line index or reference marker; see encodeRecordObject). */
+  inline?: true;
 }
 
 /** The proto form of a stored record. */
-export function toResultRecord(record: StoredRecord): ResultRecord {
+export function toResultRecord(stored: StoredRecord): ResultRecord {
+  const { inline: _inline, ...record } = stored;
   return create(ResultRecordSchema, {
     ...record,
     sizeBytes: BigInt(record.sizeBytes),
@@ -40,6 +46,14 @@ export function toResultRecord(record: StoredRecord): ResultRecord {
  * @throws AppError `not_found` (unknown or expired result)
  */
 export async function loadRecord(store: ArchiveStore, tenant: string, resultId: string, nowMs: number, signal?: AbortSignal): Promise<StoredRecord> {
+  return (await loadResult(store, tenant, resultId, nowMs, signal)).record;
+}
+
+/**
+ * Loads a record and, when it is inline, its content; expired records answer like missing ones, saying so.
+ * @throws AppError `not_found` (unknown or expired result)
+ */
+export async function loadResult(store: ArchiveStore, tenant: string, resultId: string, nowMs: number, signal?: AbortSignal): Promise<LoadedResult> {
   let bytes: Uint8Array;
   try {
     bytes = await store.get(recordKey(tenant, resultId), signal ? { signal } : {});
@@ -47,24 +61,35 @@ export async function loadRecord(store: ArchiveStore, tenant: string, resultId: 
     if (isAppError(error) && error.code === "not_found") throw new AppError("not_found", `result not found [result_id=${resultId}]`);
     throw error;
   }
-  const record = JSON.parse(new TextDecoder().decode(bytes)) as StoredRecord;
-  if (record.expiresAtMs <= nowMs) {
-    throw new AppError("not_found", `result expired [result_id=${resultId}, expired_at=${new Date(record.expiresAtMs).toISOString()}]`);
+  const loaded = parseRecordObject(bytes);
+  const { expiresAtMs } = loaded.record;
+  if (expiresAtMs <= nowMs) {
+    throw new AppError("not_found", `result expired [result_id=${resultId}, expired_at=${new Date(expiresAtMs).toISOString()}]`);
   }
-  return record;
+  return loaded;
 }
 
-/** Saves a record unless one exists under its id; returns the stored one. */
-export async function saveRecord(store: ArchiveStore, tenant: string, record: StoredRecord, signal?: AbortSignal, deferSync = false): Promise<StoredRecord> {
+/** The media type of a record's object: JSON, or JSON then content for an inline one. */
+const recordType = (record: StoredRecord): string => (record.inline === true ? "application/octet-stream" : "application/json");
+
+/** Saves a record (with its content when `content` is given: an inline record) unless one exists under its id; returns the stored one. */
+export async function saveRecord(
+  store: ArchiveStore,
+  tenant: string,
+  record: StoredRecord,
+  signal?: AbortSignal,
+  deferSync = false,
+  content?: Uint8Array,
+): Promise<StoredRecord> {
   const key = recordKey(tenant, record.resultId);
-  const outcome = await store.put(key, new TextEncoder().encode(JSON.stringify(record)), {
+  const outcome = await store.put(key, encodeRecordObject(record, content), {
     ifAbsent: true,
-    contentType: "application/json",
+    contentType: recordType(record),
     ...(signal ? { signal } : {}),
     ...(deferSync ? { deferSync } : {}),
   });
   if (outcome === "created") return record;
-  return settleExistingRecord(store, tenant, record, signal, deferSync);
+  return settleExistingRecord(store, tenant, record, signal, deferSync, content);
 }
 
 /**
@@ -78,16 +103,17 @@ export async function settleExistingRecord(
   record: StoredRecord,
   signal?: AbortSignal,
   deferSync = false,
+  content?: Uint8Array,
 ): Promise<StoredRecord> {
   const key = recordKey(tenant, record.resultId);
   let existing: StoredRecord;
   try {
-    existing = JSON.parse(new TextDecoder().decode(await store.get(key))) as StoredRecord;
+    existing = parseRecordObject(await store.get(key)).record;
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
     // A torn leftover of a Put that was never acknowledged (a crash before it was durable): this one replaces it.
-    await store.put(key, new TextEncoder().encode(JSON.stringify(record)), {
-      contentType: "application/json",
+    await store.put(key, encodeRecordObject(record, content), {
+      contentType: recordType(record),
       ...(signal ? { signal } : {}),
       ...(deferSync ? { deferSync } : {}),
     });
@@ -135,7 +161,7 @@ export function recordOf(header: PutHeader, index: LineIndex, nowMs: number, exp
  */
 export async function readStoredRecord(store: ArchiveStore, tenant: string, resultId: string, signal?: AbortSignal): Promise<StoredRecord | undefined> {
   try {
-    return JSON.parse(new TextDecoder().decode(await store.get(recordKey(tenant, resultId), signal ? { signal } : {}))) as StoredRecord;
+    return parseRecordObject(await store.get(recordKey(tenant, resultId), signal ? { signal } : {})).record;
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") return undefined;
     throw error;

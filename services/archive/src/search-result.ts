@@ -45,6 +45,8 @@ export interface SearchOptions {
   /** Default {@link DEFAULT_SEARCH_DEADLINE_MS}. */
   deadlineMs?: number;
   signal?: AbortSignal;
+  /** The whole content in hand (an inline result's): searched without fetching. */
+  content?: Uint8Array | undefined;
 }
 
 /**
@@ -190,7 +192,7 @@ export async function searchResult(
   const { pattern, context, maxMatches, fromLine } = parseRequest(request, index.lineCount);
   const deadlineMs = options.deadlineMs ?? DEFAULT_SEARCH_DEADLINE_MS;
   const deadlineAt = performance.now() + deadlineMs;
-  const blob: Blob = { store, key: blobKey(tenant, sha), index, signal: options.signal };
+  const blob: Blob = { store, key: blobKey(tenant, sha), index, signal: options.signal, bytes: options.content };
   const scan: Scan = { context, found: [], pending: [], recent: [], answerChars: 0 };
   let windowLine = Math.max(1, fromLine - context);
   let byte = fromLine > index.lineCount ? index.sizeBytes : await lineStart(blob, windowLine);

@@ -76,6 +76,7 @@ export async function startArchive(config: ArchiveConfig, deps: ArchiveDeps): Pr
       store,
       indexCache: createLineIndexCache(),
       maxResultBytes: config.maxResultBytes,
+      inlineMaxBytes: config.inlineMaxBytes,
       retentionMsFor: (tenant) => (config.retentionDaysByTenant[tenant] ?? config.retentionDays) * DAY_MS,
       now: deps.now ?? Date.now,
       internalToken: config.internalToken,

@@ -34,8 +34,9 @@ async function* putStream(resultId: string, sessionId: string, text: string): As
   yield { message: { case: "chunk", value: bytes } } as PutRequest;
 }
 
+/** Saves one result as the archive's Put does with a content over INLINE_CONTENT_BYTES: in a blob the tenant's results share. */
 function save(store: ArchiveStore, tenant: string, resultId: string, text: string, nowMs: number) {
-  return putResult(putStream(resultId, "s1", text), { store, tenant, nowMs, retentionMs: 7 * DAY_MS, maxResultBytes: 1 << 20 });
+  return putResult(putStream(resultId, "s1", text), { store, tenant, nowMs, retentionMs: 7 * DAY_MS, maxResultBytes: 1 << 20, inlineMaxBytes: 0 });
 }
 
 async function allKeys(store: ArchiveStore): Promise<string[]> {

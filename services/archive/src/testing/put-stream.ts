@@ -46,7 +46,14 @@ export function deletingBlobsBeforeCheck(store: ArchiveStore): ArchiveStore {
 export async function putTwiceBlobDeleted(store: ArchiveStore, idPrefix: string, nowMs: number): Promise<() => Promise<unknown>> {
   const raced = deletingBlobsBeforeCheck(store);
   const putOn = (resultId: string) =>
-    putResult(putStream({ resultId }, "raced content\n"), { store: raced, tenant: "t", nowMs, retentionMs: 86_400_000, maxResultBytes: 1 << 20 });
+    putResult(putStream({ resultId }, "raced content\n"), {
+      store: raced,
+      tenant: "t",
+      nowMs,
+      retentionMs: 86_400_000,
+      maxResultBytes: 1 << 20,
+      inlineMaxBytes: 0,
+    });
   await putOn(`${idPrefix}1`);
   return () => putOn(`${idPrefix}2`);
 }
