@@ -52,9 +52,11 @@ export async function deleteResultEntries(
     store.delete(sessionEntryKey(tenant, target.sessionId, target.resultId), options),
     store.delete(expiryEntryKey(tenant, target.expiresAtMs, target.resultId), options),
   ]);
-  // An inline result's content went with its record: it has no marker, and a blob of the same content is another's.
-  if (target.inline === true) return 0;
-  await store.delete(blobRefKey(tenant, sha, target.resultId), options);
+  const marker = blobRefKey(tenant, sha, target.resultId);
+  // An inline result's content went with its record and its Put wrote no marker. One exists only when a later
+  // Put of the same id, with inline storage turned off meanwhile, stored the blob and found this record.
+  if (target.inline === true && !(await store.exists(marker, options))) return 0;
+  await store.delete(marker, options);
   return deleteBlobIfUnused(store, tenant, sha, nowMs, signal);
 }
 

@@ -166,6 +166,20 @@ describe("putResult() keeps a small content in its record on a store without put
     );
   });
 
+  it("removes the blob a Put of the same id stored after inline storage was turned off, with the inline record", async () => {
+    const text = numbered(20, "flipped");
+    const blob = blobKey("t7", revisionOf(encoder.encode(text)).slice("sha256:".length));
+    await put(files, "t7", id("flip"), text);
+    const again = await put(files, "t7", id("flip"), text, { inlineMaxBytes: 0 });
+    assert.equal(again.record.inline, true, "the stored record answers");
+    assert.ok(await files.exists(blob));
+    assert.deepEqual(await deleteResults(files, "t7", { kind: "result", resultId: id("flip") }, NOW_MS), { resultsDeleted: 1, blobsDeleted: 1 });
+    assert.deepEqual(
+      (await allKeys(files)).filter((key) => key.startsWith("v1/t7/")),
+      [],
+    );
+  });
+
   it("sweeps an expired inline result, and the entries of one whose record a crash never wrote", async () => {
     // A store of its own: the sweep goes over every tenant.
     const own = await mkdtemp(join(tmpdir(), "loupe-inline-sweep-"));
