@@ -226,7 +226,7 @@ export type PutResponse = Message<"loupe.v1.PutResponse"> & {
   record?: ResultRecord | undefined;
 
   /**
-   * True when the blob already existed (content-addressed).
+   * True when the blob already existed (content-addressed); always false for a content kept in its record.
    *
    * @generated from field: bool deduplicated = 2;
    */
