@@ -15,6 +15,7 @@ import { putResult } from "./put-result.js";
 import { INLINE_CONTENT_BYTES } from "./store-content.js";
 import { sweepExpired } from "./sweep-expired.js";
 import { putStream } from "./testing/put-stream.js";
+import { roundsStore } from "./testing/rounds-store.js";
 
 const NOW_MS = 1_700_000_000_000;
 const DAY_MS = 86_400_000;
@@ -27,27 +28,6 @@ async function allKeys(store: ArchiveStore): Promise<string[]> {
   const keys: string[] = [];
   for await (const key of store.list("v1/")) keys.push(key);
   return keys.sort();
-}
-
-/** `store` as S3 behaves: every put durable on its own (no sync), with each round of puts in flight together recorded. */
-function s3Like(store: ArchiveStore): { store: ArchiveStore; rounds: string[][] } {
-  const rounds: string[][] = [];
-  let pending = 0;
-  const wrapped: ArchiveStore = {
-    ...store,
-    put: async (key, body, options) => {
-      if (pending === 0) rounds.push([]);
-      rounds.at(-1)?.push(key);
-      pending += 1;
-      try {
-        return await store.put(key, body, options);
-      } finally {
-        pending -= 1;
-      }
-    },
-  };
-  delete (wrapped as { sync?: unknown }).sync;
-  return { store: wrapped, rounds };
 }
 
 /** A text of `lines` numbered lines with some non-ASCII, about 40 bytes a line. */
@@ -75,7 +55,7 @@ describe("putResult() keeps a small content in its record on a store without put
     });
 
   it("writes the session and expiry entries, then the record with the content: three objects in two rounds, no blob, line index or marker", async () => {
-    const { store, rounds } = s3Like(files);
+    const { store, rounds } = roundsStore(files);
     const text = numbered(200, "inline");
     const { record, deduplicated } = await put(store, "t1", id("rounds"), text);
     assert.equal(deduplicated, false);
@@ -94,7 +74,7 @@ describe("putResult() keeps a small content in its record on a store without put
   });
 
   it("keeps a content over INLINE_CONTENT_BYTES, and every content with inlineMaxBytes 0, in the tenant's shared blob", async () => {
-    const { store, rounds } = s3Like(files);
+    const { store, rounds } = roundsStore(files);
     const large = numbered(Math.ceil(INLINE_CONTENT_BYTES / 30), "large");
     assert.ok(encoder.encode(large).byteLength > INLINE_CONTENT_BYTES);
     await put(store, "t2", id("large"), large);

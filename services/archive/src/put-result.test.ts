@@ -7,6 +7,7 @@ import { blobKey, createFileArchiveStore, lineIndexKey, recordKey, revisionOf, t
 import { isAppError } from "@loupe/errors";
 import { MAX_READ_SCOPE_CHARS, putResult } from "./put-result.js";
 import { putStream, putTwiceBlobDeleted } from "./testing/put-stream.js";
+import { roundsStore } from "./testing/rounds-store.js";
 import { loadRecord, toResultRecord } from "./result-record.js";
 
 const NOW_MS = 1_700_000_000_000;
@@ -82,23 +83,8 @@ describe("putResult()", () => {
   });
 
   it("stores a small content's blob, line index and record in one round after the index entries (two waits on S3), a large one's record after its content", async () => {
-    // Each round is the set of puts in flight together; a new round starts once none is pending.
-    const rounds: string[][] = [];
-    let pending = 0;
-    const durable: ArchiveStore = {
-      ...store,
-      put: async (key, body, options) => {
-        if (pending === 0) rounds.push([]);
-        rounds.at(-1)?.push(key);
-        pending += 1;
-        try {
-          return await store.put(key, body, options);
-        } finally {
-          pending -= 1;
-        }
-      },
-    };
-    delete (durable as { sync?: unknown }).sync;
+    // Each round is the set of puts in flight together.
+    const { store: durable, rounds } = roundsStore(store);
     const putOn = (resultId: string, text: string) =>
       putResult(putStream({ resultId }, text), {
         store: durable,
