@@ -7,7 +7,7 @@ import { encodeRecordObject, parseRecordObject, type LoadedResult } from "./reco
 
 export type { LoadedResult } from "./record-object.js";
 
-/** A per-result record as stored (JSON) beside the content-addressed blob. */
+/** A per-result record as stored (JSON): beside the content-addressed blob, or with the content in the same object (inline). */
 export interface StoredRecord {
   resultId: string;
   revision: string;
