@@ -56,5 +56,5 @@ export async function putAtOnce(context: PutAtOnceContext): Promise<{ record: St
   const deduplicated = blob === "exists";
   // A delete of the last other result using the blob that listed the markers before this step may remove it after.
   if (deduplicated) await assertBlobKept(store, tenant, sha, header.resultId, options);
-  return { record: saved === "created" ? record : await settleExistingRecord(store, tenant, record, signal), deduplicated };
+  return { record: saved === "created" ? record : await settleExistingRecord(store, tenant, record, { signal }), deduplicated };
 }

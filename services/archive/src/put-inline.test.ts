@@ -10,7 +10,7 @@ import { ReadRequestSchema, SearchRequestSchema, StatRequestSchema } from "@loup
 import { createArchiveHandlers } from "./archive-handlers.js";
 import { deleteResults } from "./delete-results.js";
 import { createLineIndexCache } from "./line-index-cache.js";
-import { parseRecordObject } from "./record-object.js";
+import { encodeRecordObject, parseRecordObject } from "./record-object.js";
 import { putResult } from "./put-result.js";
 import { INLINE_CONTENT_BYTES } from "./store-content.js";
 import { sweepExpired } from "./sweep-expired.js";
@@ -71,6 +71,27 @@ describe("putResult() keeps a small content in its record on a store without put
     const stored = parseRecordObject(await files.get(recordKey("t1", id("rounds"))));
     assert.equal(stored.record.inline, true);
     assert.equal(decoder.decode(stored.content), text);
+  });
+
+  it("acknowledges only once its entries and record are durable: one sync of all three keys on a store that defers them", async () => {
+    const events: string[] = [];
+    const deferring: ArchiveStore = {
+      ...files,
+      put: async (key, body, options) => {
+        events.push(`${options?.deferSync === true ? "place" : "write"} ${key}`);
+        return files.put(key, body, options);
+      },
+      sync: async (keys, options) => {
+        await files.sync?.(keys, options);
+        events.push(`sync ${[...keys].sort().join(" ")}`);
+      },
+    };
+    await put(deferring, "t8", id("durable"), "synced\n");
+    events.push("acknowledged");
+    const placed = events.filter((event) => event.startsWith("place ")).map((event) => event.slice("place ".length));
+    assert.equal(placed.length, 3, events.join("\n"));
+    assert.ok(placed.includes(recordKey("t8", id("durable"))));
+    assert.deepEqual(events.slice(-2), [`sync ${placed.sort().join(" ")}`, "acknowledged"]);
   });
 
   it("keeps a content over INLINE_CONTENT_BYTES, and every content with inlineMaxBytes 0, in the tenant's shared blob", async () => {
@@ -215,5 +236,10 @@ describe("putResult() keeps a small content in its record on a store without put
     assert.equal(decoder.decode(inline.content), "a\nb");
     assert.throws(() => parseRecordObject(encoder.encode(`${JSON.stringify({ ...record, sizeBytes: 3 })}\nabc`)), SyntaxError);
     assert.throws(() => parseRecordObject(encoder.encode(JSON.stringify({ ...record, sizeBytes: 3, inline: true }))), SyntaxError);
+    // Writing, the mark follows the bytes: content given marks the record inline, none leaves it plain.
+    const written = parseRecordObject(encodeRecordObject({ ...record, sizeBytes: 3 }, encoder.encode("a\nb")));
+    assert.deepEqual([written.record.inline, decoder.decode(written.content)], [true, "a\nb"]);
+    const plain = parseRecordObject(encodeRecordObject({ ...record, sizeBytes: 3, inline: true }));
+    assert.deepEqual([plain.record.inline, plain.content], [undefined, undefined]);
   });
 });

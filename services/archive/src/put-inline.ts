@@ -16,12 +16,12 @@ export async function putInline(context: PutContext, content: ContentStream): Pr
   const { header, chunks, builder } = content;
   const bytes = await readSmallContent(chunks, header.sizeBytes);
   const expiresAtMs = context.nowMs + context.retentionMs;
-  const record: StoredRecord = { ...recordOf(header, builder.finish(), context.nowMs, expiresAtMs), inline: true };
+  const record = recordOf(header, builder.finish(), context.nowMs, expiresAtMs);
   const target = { resultId: header.resultId, sessionId: header.sessionId, revision: header.revision, expiresAtMs, inline: true } as const;
   const entryKeys = await writeResultEntries(store, tenant, target, signal, true);
   const keys = [...entryKeys, recordKey(tenant, header.resultId)];
   try {
-    const saved = await saveRecord(store, tenant, record, signal, true, bytes);
+    const saved = await saveRecord(store, tenant, record, { signal, deferSync: true, content: bytes });
     await store.sync?.(keys, signal ? { signal } : {});
     return { record: saved, deduplicated: false };
   } catch (error) {

@@ -166,13 +166,13 @@ async function storeContentAndRecord(
     // Both settle before an error surfaces, so the caller's clean-up sync sees every write of the Put ended.
     const [content, saved] = await Promise.allSettled([
       storeSmallContent(store, tenant, sha, bytes, index, deferred),
-      saveRecord(store, tenant, record, signal, true),
+      saveRecord(store, tenant, record, { signal, deferSync: true }),
     ]);
     if (content.status === "rejected") throw content.reason;
     if (saved.status === "rejected") throw saved.reason;
     return { deduplicated: content.value, saved: saved.value };
   }
   const { deduplicated, index } = await storeStreamedContent(store, tenant, content, deferred);
-  const saved = await saveRecord(store, tenant, recordOf(header, index, context.nowMs, expiresAtMs), signal, true);
+  const saved = await saveRecord(store, tenant, recordOf(header, index, context.nowMs, expiresAtMs), { signal, deferSync: true });
   return { deduplicated, saved };
 }

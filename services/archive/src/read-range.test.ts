@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { blobKey, createFileArchiveStore, type ArchiveStore } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { ReadRequestSchema } from "@loupe/proto";
-import { createLineIndexBuilder, type LineIndex } from "./line-index.js";
+import { lineIndexOf, type LineIndex } from "./line-index.js";
 import { readRange } from "./read-range.js";
 
 const SHA = "a".repeat(64);
@@ -36,9 +36,7 @@ describe("readRange()", () => {
     const text = sampleText();
     bytes = encoder.encode(text);
     lines = text.split(/(?<=\n)/);
-    const builder = createLineIndexBuilder();
-    builder.update(bytes);
-    index = builder.finish();
+    index = lineIndexOf(bytes);
     await store.put(blobKey("local", SHA), bytes);
   });
   after(() => rm(directory, { recursive: true, force: true }));

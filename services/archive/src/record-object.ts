@@ -10,12 +10,14 @@ export interface LoadedResult {
 const NEWLINE = 0x0a;
 
 /**
- * A record's stored object: the record as one line of JSON; for an inline record, a newline and then the
- * content's bytes as they are (JSON text never holds a raw newline, so the first one ends the record).
+ * A record's stored object: the record as one line of JSON; with `content` (an inline record, marked
+ * `inline: true` here, so the mark and the bytes never disagree), a newline and then the content's bytes
+ * as they are (JSON text never holds a raw newline, so the first one ends the record).
  */
 export function encodeRecordObject(record: StoredRecord, content?: Uint8Array): Uint8Array {
-  const json = Buffer.from(JSON.stringify(record), "utf8");
-  return content === undefined ? json : Buffer.concat([json, Buffer.from([NEWLINE]), content]);
+  const { inline: _inline, ...plain } = record;
+  if (content === undefined) return Buffer.from(JSON.stringify(plain), "utf8");
+  return Buffer.concat([Buffer.from(JSON.stringify({ ...plain, inline: true }), "utf8"), Buffer.from([NEWLINE]), content]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { recordKey, type ArchiveStore } from "@loupe/archive-store";
+import { recordKey, type ArchiveStore, type PutOutcome } from "@loupe/archive-store";
 import { AppError, isAppError } from "@loupe/errors";
 import { ResultRecordSchema, type PutHeader, type ResultRecord, type ToolKind } from "@loupe/proto";
 import type { LineIndex } from "./line-index.js";
@@ -69,42 +69,38 @@ export async function loadResult(store: ArchiveStore, tenant: string, resultId: 
   return loaded;
 }
 
-/** The media type of a record's object: JSON, or JSON then content for an inline one. */
-const recordType = (record: StoredRecord): string => (record.inline === true ? "application/octet-stream" : "application/json");
+/** How a record is written: the caller's signal, its durability left to the caller's `store.sync`, and the content an inline record carries. */
+export interface RecordWrite {
+  signal?: AbortSignal | undefined;
+  deferSync?: boolean;
+  /** The content, for a record that carries it (see encodeRecordObject); absent for one beside a blob. */
+  content?: Uint8Array | undefined;
+}
 
-/** Saves a record (with its content when `content` is given: an inline record) unless one exists under its id; returns the stored one. */
-export async function saveRecord(
-  store: ArchiveStore,
-  tenant: string,
-  record: StoredRecord,
-  signal?: AbortSignal,
-  deferSync = false,
-  content?: Uint8Array,
-): Promise<StoredRecord> {
-  const key = recordKey(tenant, record.resultId);
-  const outcome = await store.put(key, encodeRecordObject(record, content), {
-    ifAbsent: true,
-    contentType: recordType(record),
-    ...(signal ? { signal } : {}),
-    ...(deferSync ? { deferSync } : {}),
+/** Puts a record's object (see encodeRecordObject) under its key, as `write` says; `ifAbsent` for a conditional create. */
+function putRecordObject(store: ArchiveStore, key: string, record: StoredRecord, write: RecordWrite, ifAbsent: boolean): Promise<PutOutcome> {
+  return store.put(key, encodeRecordObject(record, write.content), {
+    ...(ifAbsent ? { ifAbsent } : {}),
+    contentType: write.content === undefined ? "application/json" : "application/octet-stream",
+    ...(write.signal ? { signal: write.signal } : {}),
+    ...(write.deferSync === true ? { deferSync: true } : {}),
   });
+}
+
+/** Saves a record (with its content when `write.content` is given: an inline record) unless one exists under its id; returns the stored one. */
+export async function saveRecord(store: ArchiveStore, tenant: string, record: StoredRecord, write: RecordWrite = {}): Promise<StoredRecord> {
+  const outcome = await putRecordObject(store, recordKey(tenant, record.resultId), record, write, true);
   if (outcome === "created") return record;
-  return settleExistingRecord(store, tenant, record, signal, deferSync, content);
+  return settleExistingRecord(store, tenant, record, write);
 }
 
 /**
  * What a save answers when a record already exists under its id: the stored one when it names the same
- * content; a torn leftover (not JSON: a crash before it was durable) is replaced by `record`.
+ * content; a torn leftover (not JSON, or an inline record's content cut short: a crash before it was
+ * durable) is replaced by `record`.
  * @throws AppError `already_exists` when the stored record names other content
  */
-export async function settleExistingRecord(
-  store: ArchiveStore,
-  tenant: string,
-  record: StoredRecord,
-  signal?: AbortSignal,
-  deferSync = false,
-  content?: Uint8Array,
-): Promise<StoredRecord> {
+export async function settleExistingRecord(store: ArchiveStore, tenant: string, record: StoredRecord, write: RecordWrite = {}): Promise<StoredRecord> {
   const key = recordKey(tenant, record.resultId);
   let existing: StoredRecord;
   try {
@@ -112,11 +108,7 @@ export async function settleExistingRecord(
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
     // A torn leftover of a Put that was never acknowledged (a crash before it was durable): this one replaces it.
-    await store.put(key, encodeRecordObject(record, content), {
-      contentType: recordType(record),
-      ...(signal ? { signal } : {}),
-      ...(deferSync ? { deferSync } : {}),
-    });
+    await putRecordObject(store, key, record, write, false);
     return record;
   }
   if (existing.revision !== record.revision) {

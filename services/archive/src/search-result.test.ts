@@ -8,7 +8,7 @@ import { create } from "@bufbuild/protobuf";
 import { blobKey, createFileArchiveStore, type ArchiveStore } from "@loupe/archive-store";
 import { isAppError } from "@loupe/errors";
 import { ReadRequestSchema, SearchRequestSchema } from "@loupe/proto";
-import { createLineIndexBuilder, type LineIndex } from "./line-index.js";
+import { lineIndexOf, type LineIndex } from "./line-index.js";
 import { createPatternMatcher, type PatternMatcher } from "./pattern-worker.js";
 import { readRange } from "./read-range.js";
 import { searchResult } from "./search-result.js";
@@ -31,10 +31,9 @@ describe("searchResult()", () => {
 
   async function save(sha: string, text: string): Promise<Saved> {
     const bytes = encoder.encode(text);
-    const builder = createLineIndexBuilder();
-    builder.update(bytes);
+    const index = lineIndexOf(bytes);
     await store.put(blobKey("local", sha), bytes);
-    return { sha, index: builder.finish(), lines: text.split("\n").slice(0, builder.finish().lineCount) };
+    return { sha, index, lines: text.split("\n").slice(0, index.lineCount) };
   }
   const search = (saved: Saved, fields: Parameters<typeof create<typeof SearchRequestSchema>>[1], deadlineMs?: number) =>
     searchResult(store, "local", saved.sha, saved.index, create(SearchRequestSchema, { resultId: "r", ...fields }), {
