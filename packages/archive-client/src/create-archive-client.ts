@@ -17,17 +17,10 @@ import {
   type SearchTurnsRequestSchema,
   type SearchTurnsResponse,
 } from "@loupe/proto";
+import { INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "./metadata-keys.js";
 
 /** Bytes per Put chunk: small enough to stream, large enough to keep calls few. */
 export const PUT_CHUNK_BYTES = 256 * 1024;
-
-/**
- * The gRPC metadata key that carries the tenant of an archive call. The archive is internal: it
- * believes the tenant its callers (the gateway, the note-worker) name here.
- */
-export const TENANT_METADATA_KEY = "x-loupe-tenant";
-/** The gRPC metadata key that proves an archive caller is Loupe (LOUPE_INTERNAL_TOKEN). */
-export const INTERNAL_TOKEN_METADATA_KEY = "x-loupe-internal-token";
 
 /** Options of a {@link ArchiveClient}'s put. */
 export interface PutCallOptions {

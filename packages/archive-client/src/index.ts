@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 
-export { createArchiveClient, createInProcessArchiveClient, INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "./create-archive-client.js";
+export { createArchiveClient, createInProcessArchiveClient } from "./create-archive-client.js";
+export { INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "./metadata-keys.js";
 export { readTurnLog } from "./read-turn-log.js";
 export type { ArchiveClient, PutCallOptions } from "./create-archive-client.js";
 export type { TurnLogRange } from "./read-turn-log.js";

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "@loupe/archive-client";
+import { INTERNAL_TOKEN_METADATA_KEY, TENANT_METADATA_KEY } from "@loupe/archive-client/metadata-keys";
 import { isTenantName } from "@loupe/archive-store/content";
 import { AppError } from "@loupe/errors";
 
