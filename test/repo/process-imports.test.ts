@@ -4,8 +4,9 @@ import { repoRoot } from "@loupe/testing";
 import { importReach, loadedSpecifiers } from "./support/import-graph.js";
 
 // A process loads only what it uses. The tokenizers' vocabularies cost a process about 30 MB of heap,
-// 80 MB resident and most of a second to start: the archive never counts tokens, and the commands a
-// runtime starts once per tool call (the hook, exec, project, recover) must start fast.
+// 80 MB resident and most of a second to start: the archive never counts tokens. The commands a
+// runtime starts once per tool call (the hook, exec, project, recover) must start fast: gRPC and the
+// protobuf descriptors are most of their start-up.
 const root = repoRoot();
 
 describe("what each process loads", () => {
@@ -22,6 +23,29 @@ describe("what each process loads", () => {
   for (const command of ["hook/hook-command.ts", "exec/exec-command.ts", "client-commands.ts"]) {
     it(`loupe's ${command} loads no tokenizer`, () => {
       assert.equal(importReach(root, `services/loupe/src/${command}`).packages.get("gpt-tokenizer"), undefined);
+    });
+  }
+
+  it("the hook loads each event's code only when that event runs, and the pre-tool-use hook no gRPC or protobuf", () => {
+    const started = importReach(root, "services/loupe/src/hook/hook-command.ts", false);
+    assert.equal(started.packages.get("@grpc/grpc-js"), undefined);
+    assert.ok(!started.files.includes("services/loupe/src/hook/post-tool-use.ts"));
+    const pre = importReach(root, "services/loupe/src/hook/pre-tool-use.ts");
+    assert.deepEqual([...pre.packages.keys()], []);
+  });
+
+  // The commands that call Loupe load gRPC's client side and the projection service's messages: not
+  // the server, reflection and health code, every service's descriptors, or the whole SDK.
+  for (const command of ["hook/post-tool-use.ts", "exec/exec-command.ts", "client-commands.ts"]) {
+    it(`loupe's ${command} loads only the client side of gRPC and the projection messages`, () => {
+      const { files } = importReach(root, `services/loupe/src/${command}`);
+      for (const heavy of ["packages/grpc/src/index.ts", "packages/grpc/src/server.ts", "packages/proto/src/index.ts", "packages/client/src/index.ts"]) {
+        assert.ok(!files.includes(heavy), `${command} loads ${heavy}`);
+      }
+      assert.deepEqual(
+        files.filter((file) => file.startsWith("packages/proto/")),
+        ["packages/proto/src/gen/loupe/v1/projection_pb.ts", "packages/proto/src/gen/loupe/v1/tool_result_pb.ts"],
+      );
     });
   }
 

@@ -8,9 +8,11 @@
  */
 
 // The client.
-export { channelCredentials, createLoupeClient, loupeClientOptionsFromEnv, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS } from "./loupe-client.js";
+export { createLoupeClient } from "./loupe-client.js";
+export { channelCredentials, loupeClientOptionsFromEnv, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS } from "./connection-options.js";
 export { DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, DEFAULT_MAX_RETRY_DELAY_MS } from "./call-with-retries.js";
-export type { LoupeClient, LoupeClientOptions, LoupeCallOptions, LoupeCall } from "./loupe-client.js";
+export type { LoupeClient, LoupeCallOptions, LoupeCall } from "./loupe-client.js";
+export type { LoupeClientOptions } from "./connection-options.js";
 export type { ConversationCalls } from "./conversation-calls.js";
 export type { RecoverInput } from "./recover-all.js";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { fromJson, toJsonString } from "@bufbuild/protobuf";
 import { AppError } from "@loupe/errors";
-import { ProjectResponseSchema, RecoverRequestSchema } from "@loupe/proto";
+import { ProjectResponseSchema, RecoverRequestSchema } from "@loupe/proto/loupe/v1/projection";
 import { loupeAddress, projectionClient } from "./loupe-connection.js";
 import { parseFlags } from "./parse-flags.js";
 

@@ -1,6 +1,8 @@
-import { channelCredentials, DEFAULT_ADDRESS, loupeClientOptionsFromEnv } from "@loupe/client";
-import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES, type GrpcClient } from "@loupe/grpc";
-import { ProjectionService } from "@loupe/proto";
+// Loaded by the commands a runtime starts once per tool call: only the client side of gRPC and the
+// projection service's messages (test/repo/process-imports.test.ts holds them to that).
+import { channelCredentials, DEFAULT_ADDRESS, loupeClientOptionsFromEnv } from "@loupe/client/connection";
+import { createGrpcClient, DEFAULT_MAX_RESULT_BYTES, type GrpcClient } from "@loupe/grpc/client";
+import { ProjectionService } from "@loupe/proto/loupe/v1/projection";
 
 /** Where the client commands, the hooks and `loupe exec` find Loupe: --addr, else LOUPE_ADDR, else 127.0.0.1:50051. */
 export function loupeAddress(env: NodeJS.ProcessEnv, flag?: string): string {

@@ -1,6 +1,6 @@
 // The static import graph of the workspace's TypeScript sources: which files a module loads, and
 // which npm packages they reach. Type-only imports load nothing and are skipped; dynamic imports
-// are followed (a lazily loaded module is still loaded when its path runs). Workspace packages
+// are followed unless asked not to (a lazily loaded module is still loaded when its path runs). Workspace packages
 // resolve through their package.json's "source" export, as `--conditions=source` resolves them.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -21,10 +21,10 @@ export interface Reach {
 const IMPORT = /(?:^|[;\n])\s*(?:import|export)\s+(?!type[\s{])(?:[^;'"]*?\sfrom\s+)?["']([^"']+)["']/g;
 const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
-/** Specifiers a source loads at run time (type-only imports and comments' mentions aside). */
-export function loadedSpecifiers(source: string): string[] {
+/** Specifiers a source loads at run time (type-only imports and comments' mentions aside); dynamic imports unless `dynamic` is false. */
+export function loadedSpecifiers(source: string, dynamic = true): string[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-  return [...code.matchAll(IMPORT), ...code.matchAll(DYNAMIC)].map((match) => match[1]!);
+  return [...code.matchAll(IMPORT), ...(dynamic ? code.matchAll(DYNAMIC) : [])].map((match) => match[1]!);
 }
 
 function workspaceManifests(root: string): Map<string, { folder: string; manifest: Manifest }> {
@@ -40,8 +40,26 @@ function workspaceManifests(root: string): Map<string, { folder: string; manifes
   return found;
 }
 
-/** The files and npm packages `entry` (a path relative to `root`) loads, transitively. */
-export function importReach(root: string, entry: string): Reach {
+/** The "source" file a package exports at `subpath`, exactly or through a pattern ("./v1/*": "./src/*_pb.ts"). */
+function exportedSource(manifest: Manifest, subpath: string): string | undefined {
+  const exact = manifest.exports?.[subpath]?.source;
+  if (exact !== undefined) return exact;
+  for (const [key, target] of Object.entries(manifest.exports ?? {})) {
+    const star = key.indexOf("*");
+    if (star < 0 || target.source === undefined) continue;
+    const [prefix, suffix] = [key.slice(0, star), key.slice(star + 1)];
+    if (subpath.length > prefix.length + suffix.length && subpath.startsWith(prefix) && subpath.endsWith(suffix)) {
+      return target.source.replace("*", subpath.slice(prefix.length, subpath.length - suffix.length));
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The files and npm packages `entry` (a path relative to `root`) loads, transitively; with
+ * `dynamic` false, only what it loads before running (static imports), not what it may import later.
+ */
+export function importReach(root: string, entry: string, dynamic = true): Reach {
   const manifests = workspaceManifests(root);
   const files = new Set<string>();
   const packages = new Map<string, string>();
@@ -57,7 +75,7 @@ export function importReach(root: string, entry: string): Reach {
       return undefined;
     }
     const subpath = `.${specifier.slice(name.length)}`;
-    const source = workspace.manifest.exports?.[subpath]?.source;
+    const source = exportedSource(workspace.manifest, subpath);
     if (source === undefined) throw new Error(`${relative(root, from)} imports ${specifier}, which ${name} does not export with a "source" condition`);
     return resolve(workspace.folder, source);
   };
@@ -65,7 +83,7 @@ export function importReach(root: string, entry: string): Reach {
     const file = pending.pop()!;
     if (files.has(file)) continue;
     files.add(file);
-    for (const specifier of loadedSpecifiers(readFileSync(file, "utf8"))) {
+    for (const specifier of loadedSpecifiers(readFileSync(file, "utf8"), dynamic)) {
       const target = resolveSpecifier(specifier, file);
       if (target !== undefined && !files.has(target)) pending.push(target);
     }

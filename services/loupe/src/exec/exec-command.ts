@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { AppError } from "@loupe/errors";
-import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/client";
 import { loupeAddress, projectionClient } from "../loupe-connection.js";
 import { parseFlags } from "../parse-flags.js";
 import { captureOutput } from "./capture-output.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
-import type { ProjectResponse } from "@loupe/proto";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/client";
+import type { ProjectResponse } from "@loupe/proto/loupe/v1/projection";
 import { loupeAddress, projectionClient } from "../loupe-connection.js";
 import { extractToolText, responseIsError, type ToolPart, type ToolText } from "./extract-tool-text.js";
 import { errorMessage, passThrough, positiveInt, readPayload, stringField, type HookIo } from "./hook-io.js";

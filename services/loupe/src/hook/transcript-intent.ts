@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { intentFromClaudeTranscript, modelFromClaudeTranscript } from "@loupe/client";
+import { intentFromClaudeTranscript, modelFromClaudeTranscript } from "@loupe/client/intent";
 import type { HookRuntime } from "./hook-runtime.js";
 
 /** How much of a transcript's start (the task) and end (the message that asked for the call) is read. */
