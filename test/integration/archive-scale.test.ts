@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { loadConfig, startArchive, type ArchiveHandle } from "@loupe/archive";
-import { createS3ArchiveStore, type S3ArchiveStore } from "@loupe/archive-store";
+import { createS3ArchiveStore, type S3ArchiveStore } from "@loupe/archive-store/s3";
 import { createGrpcClient } from "@loupe/grpc";
 import { ArchiveService } from "@loupe/proto";
 import { createLogger } from "@loupe/runtime";

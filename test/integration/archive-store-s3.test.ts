@@ -9,8 +9,8 @@ import {
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
 } from "@aws-sdk/client-s3";
-import { createS3ArchiveStore } from "@loupe/archive-store";
-import type { S3ArchiveStore, S3ArchiveStoreOptions } from "@loupe/archive-store";
+import { createS3ArchiveStore } from "@loupe/archive-store/s3";
+import type { S3ArchiveStore, S3ArchiveStoreOptions } from "@loupe/archive-store/s3";
 import { isAppError } from "@loupe/errors";
 import { createTestS3Client, s3TestEnv } from "@loupe/testing";
 

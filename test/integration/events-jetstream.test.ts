@@ -3,7 +3,7 @@ import { after, describe, it } from "node:test";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { isAppError } from "@loupe/errors";
-import { createJetStreamBus } from "@loupe/events";
+import { createJetStreamBus } from "@loupe/events/jetstream";
 // The shared behaviour table; see the report: a "./testing" export of @loupe/events would replace this path.
 import { describeBusContract } from "@loupe/events/testing";
 

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import type { Socket } from "node:net";
 import { after, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import { createRedisStateStore } from "@loupe/state-store";
+import { createRedisStateStore } from "@loupe/state-store/redis";
 import { describeStateStoreContract } from "@loupe/state-store/testing";
 import { Redis } from "ioredis";
 

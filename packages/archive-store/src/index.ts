@@ -1,7 +1,6 @@
 export { createFileArchiveStore } from "./file-archive-store.js";
 export { createLmdbArchiveStore } from "./lmdb-archive-store.js";
 export { lmdbAvailable } from "./lmdb-database.js";
-export { createS3ArchiveStore } from "./s3-archive-store.js";
 export {
   blobKey,
   blobRefKey,
@@ -28,7 +27,6 @@ export {
 export { canonicalBytes, revisionOf, createRevisionHasher } from "./revision-of.js";
 export type { ArchiveStore, AtomicPut, ByteRange, PutAllOptions, PutOptions, PutOutcome, StoreCallOptions } from "./archive-store.js";
 
-export type { S3ArchiveStore, S3ArchiveStoreOptions } from "./s3-archive-store.js";
 export type { LmdbArchiveStoreOptions } from "./lmdb-archive-store.js";
 export type { CanonicalPart } from "./revision-of.js";
 export { validateSessionId, checkSessionIdLength, MAX_SESSION_ID_CHARS } from "./session-id.js";

@@ -1,4 +1,3 @@
-export { createJetStreamBus } from "./jetstream-bus.js";
 export { createMemoryBus } from "./memory-bus.js";
 
 export { LOUPE_STREAM, defaultStreamConfig } from "./stream-config.js";
@@ -6,7 +5,6 @@ export { encodeEnvelope, decodeEnvelope } from "./event-envelope.js";
 export { retryDelayMs } from "./delivery.js";
 
 export type { Bus, BusMessage, ConsumeOptions, PublishOptions, StreamConfig, Subscription } from "./bus.js";
-export type { JetStreamBusOptions } from "./jetstream-bus.js";
 export type { MemoryBusOptions } from "./memory-bus.js";
 
 export { publishTurnEvents, parseTurnAppended, TURN_APPENDED } from "./turn-events.js";

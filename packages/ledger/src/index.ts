@@ -2,5 +2,3 @@ export { LEDGER_KINDS, matches } from "./ledger.js";
 export type { Ledger, LedgerEntry, LedgerKind, LedgerPage, LedgerQuery } from "./ledger.js";
 export { createLocalLedger } from "./local-ledger.js";
 export type { LocalLedgerOptions } from "./local-ledger.js";
-export { createRedisLedger } from "./redis-ledger.js";
-export type { RedisLedgerOptions } from "./redis-ledger.js";

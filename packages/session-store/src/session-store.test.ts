@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { NoteRecord } from "@loupe/conversation";
-import { createMemoryStateStore, createRedisStateStore, stateKey, type StateStore } from "@loupe/state-store";
+import { createMemoryStateStore, stateKey, type StateStore } from "@loupe/state-store";
+import { createRedisStateStore } from "@loupe/state-store/redis";
 import { createSessionStore } from "./session-store.js";
 
 const note = (version: number, coveredThroughSeq: number): NoteRecord => ({

@@ -1,7 +1,5 @@
-export { createRedisStateStore, DEFAULT_REDIS_COMMAND_TIMEOUT_MS, DEFAULT_REDIS_CONNECT_TIMEOUT_MS } from "./create-redis-state-store.js";
 export { createFileStateStore } from "./create-file-state-store.js";
 export { createMemoryStateStore } from "./create-memory-state-store.js";
 export { stateKey, stateKeyPrefix } from "./state-key.js";
 export type { SetOptions, StateStore } from "./state-store.js";
-export type { RedisStateStoreOptions } from "./create-redis-state-store.js";
 export type { FileStateStoreOptions } from "./create-file-state-store.js";

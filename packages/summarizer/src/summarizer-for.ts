@@ -1,8 +1,7 @@
 import { createExtractiveSummarizer, type ExtractiveSummarizerOptions, type Summarizer } from "@loupe/conversation";
 import { AppError, isAppError } from "@loupe/errors";
-import { createAnthropicSummarizer } from "./anthropic-summarizer.js";
-import { createOpenAISummarizer } from "./openai-summarizer.js";
 import { resolveApiKey } from "./resolve-api-key.js";
+import { checkOptions, type VendorSummarizerOptions } from "./summarizer-options.js";
 
 /** A source's summarizer settings (as rules store them: a key reference, never a key). "" = the default. */
 export interface SummarizerSettings {
@@ -62,8 +61,7 @@ function build(settings: SummarizerSettings, env: NodeJS.ProcessEnv): { summariz
       model: settings.model || (DEFAULT_MODELS[settings.driver] ?? ""),
       ...(settings.baseUrl === "" ? {} : { baseURL: settings.baseUrl }),
     };
-    if (settings.driver === "anthropic") return { summarizer: createAnthropicSummarizer(options), built: true };
-    if (settings.driver === "openai") return { summarizer: createOpenAISummarizer(options), built: true };
+    if (settings.driver === "anthropic" || settings.driver === "openai") return { summarizer: vendorSummarizer(settings.driver, options), built: true };
     throw new AppError("invalid_argument", `unknown summarizer driver [driver=${settings.driver.slice(0, 40)}]`);
   } catch (error) {
     const failure = isAppError(error) ? error : new AppError("failed_precondition", "summarizer could not be set up");
@@ -73,4 +71,22 @@ function build(settings: SummarizerSettings, env: NodeJS.ProcessEnv): { summariz
     };
     return { summarizer, built: false };
   }
+}
+
+/**
+ * A vendor's summarizer whose SDK is loaded with its first note: the options are checked at once (as
+ * building it checks them), the vendor's SDK — about 25 MB resident and a third of a second to load
+ * each, which a Loupe without a vendor summarizer never needs — only when a note is asked for.
+ */
+function vendorSummarizer(driver: "anthropic" | "openai", options: VendorSummarizerOptions): Summarizer {
+  checkOptions(driver, options);
+  let built: Promise<Summarizer> | undefined;
+  const load = async (): Promise<Summarizer> =>
+    driver === "anthropic"
+      ? (await import("./anthropic-summarizer.js")).createAnthropicSummarizer(options)
+      : (await import("./openai-summarizer.js")).createOpenAISummarizer(options);
+  return {
+    name: driver,
+    summarize: async (input, summarizeOptions) => (await (built ??= load())).summarize(input, summarizeOptions),
+  };
 }

@@ -1,4 +1,4 @@
-import { createFileArchiveStore, createLmdbArchiveStore, createS3ArchiveStore, type ArchiveStore } from "@loupe/archive-store";
+import { createFileArchiveStore, createLmdbArchiveStore, type ArchiveStore } from "@loupe/archive-store";
 import { chooseLocalBackend, LOCAL_BACKEND_FOLDERS } from "./local-backend.js";
 import { createHealthReporter, registerService, startGrpcServer } from "@loupe/grpc";
 import type { ServiceHandlers } from "@loupe/grpc";
@@ -53,6 +53,8 @@ export async function createArchiveStore(config: ArchiveConfig): Promise<Archive
   const backend = config.backend === "auto" ? await chooseLocalBackend(config.dataDir) : config.backend;
   if (backend === "fs") return Object.assign(createFileArchiveStore({ directory: join(config.dataDir, LOCAL_BACKEND_FOLDERS.fs) }), { backend });
   if (backend === "lmdb") return Object.assign(createLmdbArchiveStore({ directory: join(config.dataDir, LOCAL_BACKEND_FOLDERS.lmdb) }), { backend });
+  // The AWS SDK loads only for an archive on S3.
+  const { createS3ArchiveStore } = await import("@loupe/archive-store/s3");
   const store = createS3ArchiveStore({
     region: config.s3.region,
     bucket: config.s3.bucket,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
-import { createLoupeMcpServer, type FieldViewLine, type LoupeMcpApi } from "@loupe/client/mcp";
+import type { FieldViewLine, LoupeMcpApi } from "@loupe/client/mcp";
 import type { ServiceHandlers } from "@loupe/grpc";
 import {
   PutNoteRequestSchema,
@@ -28,7 +28,6 @@ import {
 } from "@loupe/proto";
 import { logCallError, sendHttpError, type HttpRoute, type Logger } from "@loupe/runtime";
 import { isAppError } from "@loupe/errors";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { localContext as callContext } from "./projection-handlers.js";
 import { bearerTokenOf, sameSecret, type Authenticator } from "./auth/authenticator.js";
 import { httpPrincipal } from "./auth/http-principal.js";
@@ -95,6 +94,16 @@ function refuseMethod(response: ServerResponse): void {
   response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "method not allowed: this MCP endpoint is stateless, use POST" }, id: null }));
 }
 
+/** The MCP SDK and Loupe's MCP server, loaded with the first MCP request (about 20 MB resident and half a second that most gateways never need). */
+async function loadMcpModules() {
+  const [{ createLoupeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import("@loupe/client/mcp"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+  ]);
+  return { createLoupeMcpServer, StreamableHTTPServerTransport };
+}
+let mcpModules: ReturnType<typeof loadMcpModules> | undefined;
+
 /**
  * `POST /mcp`: Loupe's MCP server over stateless streamable HTTP (a new server and
  * transport per request, no session id); GET and DELETE answer 405. A caller is admin
@@ -123,6 +132,7 @@ export function createMcpRoute(options: McpRouteOptions): HttpRoute {
     views ??= Promise.resolve(options.rulesHandlers.listViews(create(ListViewsRequestSchema), callContext(undefined, request.headers))).then(
       (answer) => create(ListViewsResponseSchema, answer).views,
     );
+    const { createLoupeMcpServer, StreamableHTTPServerTransport } = await (mcpModules ??= loadMcpModules());
     const server = createLoupeMcpServer(api, { admin, onError, views: await views });
     // No sessionIdGenerator: stateless, each POST stands alone.
     const transport = new StreamableHTTPServerTransport({});

@@ -1,19 +1,19 @@
 import { readFile } from "node:fs/promises";
 import { AppError } from "@loupe/errors";
 import { createArchiveClient } from "@loupe/archive-client";
-import { createJetStreamBus } from "@loupe/events";
 import { createLogger, onShutdownSignal, type Logger } from "@loupe/runtime";
-import { createMemoryStateStore, createRedisStateStore, type StateStore } from "@loupe/state-store";
+import { createMemoryStateStore, type StateStore } from "@loupe/state-store";
 import { createSummarizerFor } from "@loupe/summarizer";
-import { createLocalLedger, createRedisLedger } from "@loupe/ledger";
+import { createLocalLedger } from "@loupe/ledger";
 import { startTelemetry } from "@loupe/telemetry";
 import { loadConfig, type GatewayConfig } from "./config.js";
 import { loadRedactionRules } from "./load-redaction-rules.js";
 import { loadViewSpecs } from "./load-view-specs.js";
 import { startGateway, type GatewayDeps } from "./start.js";
 
-function createState(config: GatewayConfig, logger: Logger): StateStore {
-  if (config.redisUrl !== undefined) return createRedisStateStore({ url: config.redisUrl });
+// Redis, NATS and their clients load only when configured (a gateway without them never needs them).
+async function createState(config: GatewayConfig, logger: Logger): Promise<StateStore> {
+  if (config.redisUrl !== undefined) return (await import("@loupe/state-store/redis")).createRedisStateStore({ url: config.redisUrl });
   logger.warn("LOUPE_REDIS_URL is unset: revisions are kept in this process only (one gateway replica)");
   return createMemoryStateStore();
 }
@@ -58,15 +58,18 @@ export async function runGatewayProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger({ service: "gateway", level: config.logLevel });
   const telemetry = startTelemetry({ serviceName: "loupe-gateway", env });
-  const state = createState(config, logger);
+  const state = await createState(config, logger);
   const archive = createArchiveClient(config.archiveAddress, config.maxResultBytes, config.internalToken);
-  const bus = config.natsUrl === undefined ? undefined : await createJetStreamBus({ servers: config.natsUrl, name: "loupe-gateway" });
+  const bus =
+    config.natsUrl === undefined
+      ? undefined
+      : await (await import("@loupe/events/jetstream")).createJetStreamBus({ servers: config.natsUrl, name: "loupe-gateway" });
   // The ledger every replica shares: Redis Streams beside the state (without Redis, this process's memory).
   const retentionMs = config.retentionDays * 24 * 60 * 60 * 1000;
   const ledger =
     config.redisUrl === undefined
       ? createLocalLedger({ retentionMsFor: () => retentionMs })
-      : createRedisLedger({ url: config.redisUrl, retentionMsFor: () => retentionMs });
+      : (await import("@loupe/ledger/redis")).createRedisLedger({ url: config.redisUrl, retentionMsFor: () => retentionMs });
   const gateway = await startGateway(config, {
     logger,
     state,

@@ -1,10 +1,9 @@
 import { createArchiveClient } from "@loupe/archive-client";
-import { createJetStreamBus } from "@loupe/events";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc";
 import { createTokenCounter } from "@loupe/projection";
 import type { SourceRule } from "@loupe/rules";
 import { createLogger, onShutdownSignal } from "@loupe/runtime";
-import { createMemoryStateStore, createRedisStateStore } from "@loupe/state-store";
+import { createMemoryStateStore } from "@loupe/state-store";
 import { createSummarizerFor } from "@loupe/summarizer";
 import { startTelemetry } from "@loupe/telemetry";
 import type { Summarizer } from "@loupe/conversation";
@@ -28,8 +27,11 @@ export async function runNoteWorkerProcess(env: NodeJS.ProcessEnv): Promise<void
   const config = loadConfig(env);
   const logger = createLogger({ service: "note-worker", level: config.logLevel });
   const telemetry = startTelemetry({ serviceName: "loupe-note-worker", env });
-  const bus = await createJetStreamBus({ servers: config.natsUrl, name: "loupe-note-worker" });
-  const state = config.redisUrl === undefined ? createMemoryStateStore() : createRedisStateStore({ url: config.redisUrl });
+  // The NATS client loads here, not where `loupe serve` imports this module for its summarizers.
+  const bus = await (await import("@loupe/events/jetstream")).createJetStreamBus({ servers: config.natsUrl, name: "loupe-note-worker" });
+  // ioredis loads only when Redis is configured.
+  const state =
+    config.redisUrl === undefined ? createMemoryStateStore() : (await import("@loupe/state-store/redis")).createRedisStateStore({ url: config.redisUrl });
   const turns = createTurnReader(createArchiveClient(config.archiveAddress, DEFAULT_MAX_RESULT_BYTES, config.internalToken));
   const worker = await startNoteWorker(config, {
     logger,
