@@ -30,8 +30,6 @@ import { recoverAll, type RecoverInput } from "./recover-all.js";
 import { channelCredentials, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS, type LoupeClientOptions } from "./connection-options.js";
 
 export type { LoupeCall, LoupeCallOptions } from "./loupe-call.js";
-export { channelCredentials, DEFAULT_ADDRESS, DEFAULT_TIMEOUT_MS, loupeClientOptionsFromEnv } from "./connection-options.js";
-export type { LoupeClientOptions } from "./connection-options.js";
 
 /**
  * The Loupe SDK client. Every call fails with an AppError (`unavailable`,

@@ -1,5 +1,5 @@
-// The vendors' summarizers themselves, with their SDKs, are under `@loupe/summarizer/vendors`:
-// `createSummarizerFor` loads them with a source's first note.
+// The vendors' summarizers and their SDKs are not exported: `createSummarizerFor` loads them with a
+// source's first vendor note.
 export { resolveApiKey } from "./resolve-api-key.js";
 export { DEFAULT_TIMEOUT_MS, defaultMaxOutputTokens } from "./summarizer-options.js";
 export type { VendorSummarizerOptions } from "./summarizer-options.js";

@@ -94,16 +94,6 @@ function refuseMethod(response: ServerResponse): void {
   response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "method not allowed: this MCP endpoint is stateless, use POST" }, id: null }));
 }
 
-/** The MCP SDK and Loupe's MCP server, loaded with the first MCP request (about 20 MB resident and half a second that most gateways never need). */
-async function loadMcpModules() {
-  const [{ createLoupeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
-    import("@loupe/client/mcp"),
-    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
-  ]);
-  return { createLoupeMcpServer, StreamableHTTPServerTransport };
-}
-let mcpModules: ReturnType<typeof loadMcpModules> | undefined;
-
 /**
  * `POST /mcp`: Loupe's MCP server over stateless streamable HTTP (a new server and
  * transport per request, no session id); GET and DELETE answer 405. A caller is admin
@@ -132,7 +122,12 @@ export function createMcpRoute(options: McpRouteOptions): HttpRoute {
     views ??= Promise.resolve(options.rulesHandlers.listViews(create(ListViewsRequestSchema), callContext(undefined, request.headers))).then(
       (answer) => create(ListViewsResponseSchema, answer).views,
     );
-    const { createLoupeMcpServer, StreamableHTTPServerTransport } = await (mcpModules ??= loadMcpModules());
+    // The MCP SDK and Loupe's MCP server load with the first MCP request (the module loader keeps them):
+    // about 20 MB resident and half a second that most gateways never need.
+    const [{ createLoupeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      import("@loupe/client/mcp"),
+      import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    ]);
     const server = createLoupeMcpServer(api, { admin, onError, views: await views });
     // No sessionIdGenerator: stateless, each POST stands alone.
     const transport = new StreamableHTTPServerTransport({});

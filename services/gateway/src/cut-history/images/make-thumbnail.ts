@@ -1,9 +1,3 @@
-import type Sharp from "sharp";
-
-// sharp (libvips) is loaded with the first image to thumbnail: most gateways never see one, and it
-// costs a process about 10 MB resident and a tenth of a second to load.
-let loadedSharp: Promise<{ default: typeof Sharp }> | undefined;
-
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_MAX_SIDE = 160;
 
@@ -25,7 +19,9 @@ export interface Thumbnail {
  */
 export async function makeThumbnail(bytes: Uint8Array): Promise<Thumbnail | undefined> {
   try {
-    const { default: sharp } = await (loadedSharp ??= import("sharp"));
+    // sharp (libvips) loads with the first image to thumbnail (the module loader keeps it): most gateways
+    // never see one, and it costs a process about 10 MB resident and a tenth of a second to load.
+    const { default: sharp } = await import("sharp");
     const image = sharp(bytes, { limitInputPixels: 100_000_000, failOn: "error" });
     const meta = await image.metadata();
     if (meta.width === undefined || meta.height === undefined) return undefined;
