@@ -93,6 +93,56 @@ describe("loupe hook post-tool-use on what the runtimes really hand it", () => {
     assert.doesNotMatch(stdout(without), /row 03141/, "without a transcript the middle line is not in the view");
   });
 
+  it("gives a Read the lines the intent points at, beside the lines Claude Code numbers, each under its file number", async () => {
+    // A read of file lines 1,001–7,000 (offset 1001): the runtime numbers content line i as 1,000 + i.
+    const content = numberedLines(6000).replace(
+      "row 03141: the quick brown fox jumps over the lazy dog",
+      "row 03141: raise QuotaError('zebra_quota exhausted in resolve_lookup_table')",
+    );
+    const transcript = join(scratch, "read-transcript.jsonl");
+    const lines = [
+      { type: "user", message: { role: "user", content: "Find where resolve_lookup_table raises QuotaError for zebra_quota" } },
+      {
+        type: "assistant",
+        message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "Let me read the module around resolve_lookup_table." }] },
+      },
+      {
+        type: "assistant",
+        message: {
+          id: "msg_2",
+          role: "assistant",
+          content: [{ type: "tool_use", id: "toolu_read", name: "Read", input: { file_path: "/w/lookup.txt", offset: 1001 } }],
+        },
+      },
+    ];
+    await writeFile(transcript, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const file = { filePath: "/w/lookup.txt", content, numLines: 6000, startLine: 1001, totalLines: 7000 };
+    const run = await runHook(
+      "post-tool-use",
+      payload(
+        "PostToolUse",
+        "Read",
+        { file_path: "/w/lookup.txt", offset: 1001 },
+        { tool_response: { type: "text", file }, tool_use_id: "toolu_read", transcript_path: transcript },
+      ),
+      env,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const output = (JSON.parse(run.stdout) as { hookSpecificOutput: { updatedToolOutput: { file: Record<string, unknown> }; additionalContext?: string } })
+      .hookSpecificOutput;
+    const readLines = content.split("\n");
+    const firstLine = output.updatedToolOutput.file["startLine"] as number;
+    const shown = (output.updatedToolOutput.file["content"] as string).split("\n");
+    assert.equal(output.updatedToolOutput.file["numLines"], shown.length);
+    shown.forEach((line, index) => assert.equal(line, readLines[firstLine - 1001 + index]));
+    const context = output.additionalContext ?? "";
+    assert.ok(context.split("\n").includes(`4141\t${readLines[3140] ?? ""}`), "the line the intent names, under its file number (1,000 + 3,141)");
+    for (const line of context.split("\n").filter((text) => !text.startsWith("[loupe] "))) {
+      const [, n = "", text] = /^(\d+)\t(.*)$/.exec(line) ?? [];
+      assert.equal(text, readLines[Number(n) - 1001], `context line ${JSON.stringify(line.slice(0, 40))}`);
+    }
+  });
+
   it("says why it leaves a PostToolUseFailure alone (it cannot replace output)", async () => {
     const run = await runHook(
       "post-tool-use",

@@ -93,8 +93,9 @@ describe("loupe hook post-tool-use", () => {
     assert.match(run.stderr, /stdin is not JSON/);
   });
 
-  it("replaces file.content of a Read result with lines the runtime numbers truly, the notice beside them (additionalContext)", async () => {
+  it("replaces file.content of a Read result with lines the runtime numbers truly, and gives the rest of the view beside them under their file numbers", async () => {
     const content = longLog(5000);
+    const fileLines = content.split("\n");
     const file = { filePath: "/repo/logs/build.log", content, numLines: 5000, startLine: 1, totalLines: 5000 };
     const run = await runHook(basePayload("Read", { file_path: "/repo/logs/build.log" }, { type: "text", file }), env);
     assert.equal(run.code, 0, run.stderr);
@@ -107,14 +108,25 @@ describe("loupe hook post-tool-use", () => {
     const kept = (updated.file["content"] as string).split("\n");
     assert.equal(updated.file["numLines"], kept.length);
     // The runtime shows line i of content as startLine + i: each must be the file's line of that number, the notice none of them.
-    assert.deepEqual(kept, content.split("\n").slice(0, kept.length));
+    assert.deepEqual(kept, fileLines.slice(0, kept.length));
+    // Beside them: Loupe's notices and the rest of its view (the log's tail), each line under its true number.
+    const context = (output.additionalContext ?? "").split("\n");
+    assert.equal(context[0], "[loupe] more of this read follows, each line numbered as in the file:");
     assert.match(
-      output.additionalContext ?? "",
+      context[1] ?? "",
       new RegExp(
-        `^\\[loupe\\] lines ${String(kept.length + 1)}–5,000 of this read are not shown; read them with read_result \\{"result_id":"r_[^"]+","start_line":${String(kept.length + 1)},"end_line":5000\\} or Read \\{"file_path":"/repo/logs/build.log","offset":${String(kept.length + 1)},"limit":${String(5000 - kept.length)}\\}$`,
+        `^\\[loupe\\] lines ${String(kept.length + 1)}–[\\d,]+ of 5,000 omitted .*recover with \\{"result_id":"r_[^"]+","start_line":${String(kept.length + 1)},`,
       ),
     );
-    assert.ok((updated.file["content"] as string).length < content.length / 4);
+    const numbered = context.filter((line) => !line.startsWith("[loupe] "));
+    assert.ok(numbered.length > 5);
+    for (const line of numbered) {
+      const [, n = "", text] = /^(\d+)\t(.*)$/.exec(line) ?? [];
+      assert.equal(text, fileLines[Number(n) - 1], `context line ${JSON.stringify(line.slice(0, 40))}`);
+    }
+    assert.equal(numbered.at(-1), `5000\t${fileLines[4999] ?? ""}`, "the view's tail is the read's last line");
+    assert.ok((output.additionalContext ?? "").length < 9000);
+    assert.ok((updated.file["content"] as string).length + (output.additionalContext ?? "").length < content.length / 4);
   });
 
   it("leaves the answers of Loupe's own MCP tools alone (they are the omitted text, already within a budget)", async () => {

@@ -65,19 +65,23 @@ describe("Claude Code 2.1.328 with Loupe", () => {
     assert.match(failing!.text, /^Exit code 1\n\[loupe\] \$ python3 -m unittest -v test_numbers\.py · exit 1 \(failed\)/);
     checkFailingEvidence(failing!.text);
 
-    // Read: every line Claude Code numbers is the file's line of that number; Loupe's notice is beside them, not among them.
+    // Read: every line Claude Code numbers is the file's line of that number; the rest of Loupe's view is beside them, in the
+    // hook's context, each line under its own file number, and the notices there, never among the numbered lines.
     const read = results(run, "Read")[0]!.text;
     const numbered = withoutReminders(read).split("\n");
     for (const line of numbered) {
       const [, n = "", text] = /^(\d+)\t(.*)$/.exec(line) ?? [];
       assert.equal(text, fileLine(Number(n)), `Read line ${JSON.stringify(line.slice(0, 60))}`);
     }
-    assert.match(
-      read,
-      new RegExp(
-        `\\n<system-reminder>\\nPostToolUse:Read hook additional context: \\[loupe\\] lines ${String(numbered.length + 1)}–1,434 of this read are not shown; read them with read_result \\{`,
-      ),
-    );
+    const context = /\n<system-reminder>\nPostToolUse:Read hook additional context: ([\s\S]*?)\n<\/system-reminder>/.exec(read)?.[1] ?? "";
+    assert.match(context, /^\[loupe\] more of this read follows, each line numbered as in the file:\n\[loupe\] lines /);
+    const beside = context.split("\n").filter((line) => !line.startsWith("[loupe] "));
+    assert.ok(beside.length > 0, "the view's tail is beside the numbered lines");
+    for (const line of beside) {
+      const [, n = "", text] = /^(\d+)\t(.*)$/.exec(line) ?? [];
+      assert.equal(text, fileLine(Number(n)), `Read context line ${JSON.stringify(line.slice(0, 60))}`);
+    }
+    assert.equal(beside.at(-1), `1434\t${fileLine(1434)}`);
 
     const grep = withoutReminders(results(run, "Grep")[0]!.text);
     assert.match(grep, /^\[loupe\] 250 matches in big\.txt\n/, "Claude Code's Grep stops at 250 lines itself");

@@ -20,6 +20,16 @@ export function blindCut(text: string, tokens: number): string {
 }
 
 /**
+ * The first `tokens` o200k tokens of `text` (less the marker's), then a "…" line: the one
+ * contiguous run of its start. Text of at most `tokens` tokens comes back as it is.
+ */
+export function headCut(text: string, tokens: number): string {
+  const encoded = encode(text, { disallowedSpecial: new Set() });
+  if (encoded.length <= tokens) return text;
+  return `${decode(encoded.slice(0, Math.max(0, tokens - MARKER_TOKENS)))}${MARKER}`;
+}
+
+/**
  * `blind` beside a reference policy (a Loupe view): per output, the first and
  * last halves of as many tokens as the reference's first view of that output
  * used — the same size, no parsing. An output the reference kept whole stays
@@ -32,6 +42,23 @@ export function createBlindPolicy(reference: Policy, count: (text: string) => nu
       const view = await reference.view(row, session, context);
       if (view.firstView === row.output) return { firstView: row.output, saved: false };
       return { firstView: blindCut(row.output, count(view.firstView)), saved: false };
+    },
+  };
+}
+
+/**
+ * `head` beside a reference policy: per output, the first as many tokens as the reference's first
+ * view of it used — what a runtime shows when it can number only one contiguous run of a read's
+ * lines from its start (the hook's answer for Claude Code's Read before its view went beside the
+ * lines). An output the reference kept whole stays whole. Named `head:<reference name>`.
+ */
+export function createHeadPolicy(reference: Policy, count: (text: string) => number): Policy {
+  return {
+    name: `head:${reference.name}`,
+    view: async (row, session, context) => {
+      const view = await reference.view(row, session, context);
+      if (view.firstView === row.output) return { firstView: row.output, saved: false };
+      return { firstView: headCut(row.output, count(view.firstView)), saved: false };
     },
   };
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createTokenCounter } from "@loupe/projection";
-import { blindCut, createBlindPolicy } from "./blind-policy.js";
+import { blindCut, createBlindPolicy, createHeadPolicy, headCut } from "./blind-policy.js";
 import { createCorePolicy } from "./core-policy.js";
 import type { CorpusRow, Trajectory } from "./corpus-row.js";
 import { evidenceOf } from "./extract-evidence.js";
@@ -76,6 +76,21 @@ describe("blind, cline and deep-agents", () => {
     assert.ok(Math.abs(counter.count(cut.firstView) - counter.count(view.firstView)) <= 2);
     assert.equal(cut.saved, false);
     assert.equal((await blind.view(row(1, "tiny", ""), "s")).firstView, "tiny");
+  });
+
+  it("a head policy keeps the first tokens of the reference's size, no more, and whole what the reference kept whole", async () => {
+    const cut = headCut(file, 300);
+    assert.ok(counter.count(cut) <= 300 + 2);
+    assert.ok(cut.startsWith("    step_0 = run(0)") && cut.endsWith("\n…\n") && !cut.includes("step_1999"));
+    assert.equal(headCut("short", 300), "short");
+    const reference = createCorePolicy({ budgetTokens: 1000 });
+    const head = createHeadPolicy(reference, (text) => counter.count(text));
+    assert.equal(head.name, "head:core:budget=1000");
+    const view = await reference.view(row(1, file, ""), "s");
+    const viewed = await head.view(row(1, file, ""), "s");
+    assert.ok(Math.abs(counter.count(viewed.firstView) - counter.count(view.firstView)) <= 2);
+    assert.ok(file.startsWith(viewed.firstView.slice(0, -"\n…\n".length)));
+    assert.equal((await head.view(row(1, "tiny", ""), "s")).firstView, "tiny");
   });
 
   it("cline cuts every result over 8,000 characters to 4,000 from each end; deep-agents saves results over 80,000 with a 5 + 5-line preview", async () => {

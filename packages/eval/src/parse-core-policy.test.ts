@@ -86,6 +86,16 @@ describe("resolvePolicies() with core policies", () => {
     assert.throws(() => resolvePolicies(["blind:cline"], [], undefined), invalid(/blind takes a core or loupe policy/));
   });
 
+  it("builds head cuts beside core policies, joining their split-off settings", () => {
+    const split = "core:intent=on,head:core:budget=1000,intent=on".split(",");
+    const names = resolvePolicies(split, [], undefined).map((policy) => policy.name);
+    assert.deepEqual(names, ["core:intent=on", "head:core:budget=1000,intent=on"]);
+    assert.equal(needsLoupe(["head:loupe:intent=on"]), true);
+    assert.equal(needsLoupe(["head:core"]), false);
+    assert.throws(() => resolvePolicies(["head:cline"], [], undefined), invalid(/head takes a core or loupe policy/));
+    assert.throws(() => resolvePolicies(["head:blind:core"], [], undefined), invalid(/head takes a core or loupe policy/));
+  });
+
   it("refuses a bad one, a core-like unknown name and a name given twice", () => {
     assert.throws(() => resolvePolicies(["core:command.tail=2"], [], undefined), invalid(/share must be a number from 0 to 1/));
     assert.throws(

@@ -15,8 +15,8 @@ export interface CorePolicySpec {
   readonly model: string;
 }
 
-// Names whose settings a comma-separated list may split off: core and Loupe policies, and blind cuts beside them.
-const JOINABLE = /^(?:blind:)?(?:core|loupe)(?::|$)/;
+// Names whose settings a comma-separated list may split off: core and Loupe policies, and blind and head cuts beside them.
+const JOINABLE = /^(?:(?:blind|head):)?(?:core|loupe)(?::|$)/;
 
 /** Matches the names {@link parseCorePolicyName} takes (whether valid or not). */
 export const CORE_NAME = /^core(?::|$)/;
@@ -28,7 +28,7 @@ const SETTING = /^(?:budget|intent|model|[A-Za-z]+\.[A-Za-z]+)=/;
 
 /**
  * Names as a comma-separated list gives them, with each core or Loupe
- * policy's settings (also behind `blind:`) joined back to it: `core:budget=1000`, `command.tail=0.3` →
+ * policy's settings (also behind `blind:` and `head:`) joined back to it: `core:budget=1000`, `command.tail=0.3` →
  * `core:budget=1000,command.tail=0.3` (and `core`, `command.tail=0.3` →
  * `core:command.tail=0.3`). Other names pass as they are.
  */

@@ -1,7 +1,7 @@
 import type { LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
 import { createTokenCounter } from "@loupe/projection";
-import { createBlindPolicy } from "./blind-policy.js";
+import { createBlindPolicy, createHeadPolicy } from "./blind-policy.js";
 import { createCutRulePolicy, parseRuleSpec, SEED_RULE } from "./cut-rule-policy.js";
 import { createCorePolicy } from "./core-policy.js";
 import { createLoupePolicy } from "./loupe-policy.js";
@@ -37,10 +37,12 @@ const LOCAL: Readonly<Record<string, Policy>> = {
 
 const LOUPE_NAME = /^loupe(?::(?:budget=(\d+))?(?:,?intent=(on|off))?)?$/;
 const BLIND_PREFIX = "blind:";
+const HEAD_PREFIX = "head:";
+const withoutCutPrefix = (name: string): string => name.replace(/^(?:blind|head):/, "");
 
-/** Whether any of `names` needs a running Loupe (a `blind:` policy beside a Loupe one does too). */
+/** Whether any of `names` needs a running Loupe (a `blind:` or `head:` policy beside a Loupe one does too). */
 export function needsLoupe(names: readonly string[]): boolean {
-  return names.some((name) => LOUPE_NAME.test(name.startsWith(BLIND_PREFIX) ? name.slice(BLIND_PREFIX.length) : name));
+  return names.some((name) => LOUPE_NAME.test(withoutCutPrefix(name)));
 }
 
 const KNOWN = [
@@ -51,6 +53,7 @@ const KNOWN = [
   "core:budget=N,intent=on,model=M,group.share=X",
   "blind",
   "blind:<core or loupe policy>",
+  "head:<core or loupe policy>",
 ].join("|");
 
 /** One named policy (not a rule). */
@@ -63,6 +66,13 @@ function policyNamed(name: string, client: LoupeClient | undefined): Policy {
       throw new AppError("invalid_argument", `blind takes a core or loupe policy [policy=${name}]`);
     const counter = createTokenCounter("o200k_base");
     return createBlindPolicy(policyNamed(reference, client), (text) => counter.count(text));
+  }
+  if (name.startsWith(HEAD_PREFIX)) {
+    const reference = name.slice(HEAD_PREFIX.length);
+    if (withoutCutPrefix(reference) !== reference || LOCAL[reference] !== undefined)
+      throw new AppError("invalid_argument", `head takes a core or loupe policy [policy=${name}]`);
+    const counter = createTokenCounter("o200k_base");
+    return createHeadPolicy(policyNamed(reference, client), (text) => counter.count(text));
   }
   if (CORE_NAME.test(name)) {
     const spec = parseCorePolicyName(name);
@@ -79,7 +89,8 @@ function policyNamed(name: string, client: LoupeClient | undefined): Policy {
  * `loupe:budget=N` for any N, `loupe:intent=on` to send the intent; `core`,
  * `core:budget=N[,intent=on][,model=M][,group.share=X…]`, see
  * `parseCorePolicyName`; `blind` beside `core`, `blind:<core or loupe
- * policy>` beside another, see `createBlindPolicy`) followed by one per
+ * policy>` beside another, see `createBlindPolicy`; `head:<core or loupe policy>`, see
+ * `createHeadPolicy`) followed by one per
  * `--rule` spec. Core policies run in process and need no client. A core
  * policy's settings may come as names of their own after it (a
  * comma-separated list splits them off).

@@ -17,8 +17,8 @@ export interface ToolText {
   readonly persistedPath?: string;
   /** Set for file reads the runtime numbers itself from `startLine` (Claude Code's Read). */
   readonly numbered?: { startLine: number };
-  /** Returns a copy of the original response with `viewText` in place of the output. */
-  rebuild(viewText: string, numLines?: number): unknown;
+  /** Returns a copy of the original response with `viewText` in place of the output (a numbered read: `numLines` lines from file line `startLine`). */
+  rebuild(viewText: string, numLines?: number, startLine?: number): unknown;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -96,7 +96,10 @@ function fromRead(response: JsonObject, file: JsonObject): ToolText {
     parts: [{ kind: "text", value: file["content"] as string }],
     shape: "read",
     numbered: { startLine },
-    rebuild: (view, numLines) => ({ ...response, file: { ...file, content: view, ...(numLines === undefined ? {} : { numLines }) } }),
+    rebuild: (view, numLines, firstLine) => ({
+      ...response,
+      file: { ...file, content: view, ...(numLines === undefined ? {} : { numLines }), ...(firstLine === undefined ? {} : { startLine: firstLine }) },
+    }),
   };
 }
 

@@ -6,9 +6,13 @@ import { extractToolText, responseIsError, type ToolPart, type ToolText } from "
 import { errorMessage, passThrough, positiveInt, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REPLACE, carriesContext, hookRuntimeOf, isLoupeMcpTool, replaceOutputAnswer } from "./hook-runtime.js";
 import { numberedReadView } from "./numbered-read-view.js";
+import { windowedReadView } from "./windowed-read-view.js";
 import { contextFromTranscript } from "./transcript-intent.js";
 
 export type { HookIo } from "./hook-io.js";
+
+/** Claude Code shows a hook's context of up to 10,000 characters beside the output (more goes to a file and a 2 KB preview): kept well under. */
+const MAX_CONTEXT_CHARS = 9000;
 
 /** Default deadline of the Project call made by the hook: 2,000 ms (LOUPE_HOOK_TIMEOUT_MS). */
 export const DEFAULT_HOOK_TIMEOUT_MS = 2000;
@@ -46,8 +50,9 @@ const textOf = (response: ProjectResponse): string =>
  * output to a file and handed the hook a cut (`persistedOutputPath`), the whole
  * file is projected and the replacement never carries the persisted fields (the
  * runtime would show its own 2 KB preview instead). A read the runtime numbers
- * itself gets one contiguous run of lines with their true numbers, and the notice
- * beside them (Claude Code's `additionalContext`), never among the numbered lines.
+ * itself gets the view's first run of lines under their true numbers, and the rest of
+ * the view beside them (Claude Code's `additionalContext`: its notices, and its later
+ * lines each numbered as in the file), never a notice among the numbered lines.
  * Loupe's own MCP tools (read_result, …) are left alone: their answers are
  * already within a budget.
  *
@@ -127,18 +132,10 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     let shown = view;
     let context: string | undefined;
     if (text.numbered !== undefined && response.resultId !== "") {
-      const numbered = numberedReadView({
-        original,
-        sizeChars: view.length,
-        startLine: text.numbered.startLine,
-        resultId: response.resultId,
-        ...filePathOf(input),
-      });
-      if (numbered === undefined) return 0;
-      // The runtime numbers every content line: the notice goes beside the lines where it can, else after them.
-      context = carriesContext(runtime) ? numbered.notice : undefined;
-      shown = context === undefined ? `${numbered.content}\n${numbered.notice}` : numbered.content;
-      updated = text.rebuild(shown, numbered.numLines + (context === undefined ? 1 : 0));
+      const laidOut = readLayout(text.numbered.startLine, original, view, response, carriesContext(runtime), filePathOf(input));
+      if (laidOut === undefined) return 0;
+      ({ shown, context } = laidOut);
+      updated = text.rebuild(laidOut.shown, laidOut.numLines, laidOut.startLine);
     } else {
       updated = text.rebuild(view);
     }
@@ -148,6 +145,40 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     passThrough(io, `unexpected error [error=${errorMessage(error)}]`);
     return 0;
   }
+}
+
+/**
+ * A numbered read's replacement: where the runtime shows context beside the lines (Claude Code), Loupe's
+ * whole view with every line under its true number (see windowedReadView); else, or when the view cannot
+ * be laid out so, the read's first lines and one notice (see numberedReadView). Undefined when every line fits.
+ */
+function readLayout(
+  startLine: number,
+  original: string,
+  view: string,
+  response: ProjectResponse,
+  withContext: boolean,
+  path: { filePath?: string },
+): { shown: string; numLines: number; startLine?: number; context?: string } | undefined {
+  const totalLines = original.split("\n").length - (original.endsWith("\n") ? 1 : 0);
+  const windowed = withContext
+    ? windowedReadView({
+        viewText: view,
+        omissions: response.omissions,
+        totalLines,
+        startLine,
+        resultId: response.resultId,
+        maxContextChars: MAX_CONTEXT_CHARS,
+        ...path,
+      })
+    : undefined;
+  if (windowed !== undefined) return { shown: windowed.content, numLines: windowed.numLines, startLine: windowed.startLine, context: windowed.context };
+  const numbered = numberedReadView({ original, sizeChars: view.length, startLine, resultId: response.resultId, ...path });
+  if (numbered === undefined) return undefined;
+  // The runtime numbers every content line: the notice goes beside the lines where it can, else after them.
+  return withContext
+    ? { shown: numbered.content, numLines: numbered.numLines, context: numbered.notice }
+    : { shown: `${numbered.content}\n${numbered.notice}`, numLines: numbered.numLines + 1 };
 }
 
 function filePathOf(input: Record<string, unknown>): { filePath?: string } {
