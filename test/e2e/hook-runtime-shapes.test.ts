@@ -143,6 +143,33 @@ describe("loupe hook post-tool-use on what the runtimes really hand it", () => {
     }
   });
 
+  it("projects the whole file when Claude Code paged a Read, so the view ends at the file's true end", async () => {
+    const text = numberedLines(3000);
+    const path = join(scratch, "paged.txt");
+    await writeFile(path, text);
+    const fileLines = text.split("\n");
+    // Claude Code's page of a read over 25,000 tokens: its first lines, and the file's count (3,001 with the final newline).
+    const file = { filePath: path, content: fileLines.slice(0, 1434).join("\n"), numLines: 1434, startLine: 1, totalLines: 3001 };
+    const read = (response: unknown) =>
+      runHook("post-tool-use", payload("PostToolUse", "Read", { file_path: path }, { tool_response: response, cwd: scratch }), env);
+    const contextOf = (run: { stdout: string }) =>
+      (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext?: string } }).hookSpecificOutput.additionalContext ?? "";
+    const numbered = (context: string) => context.split("\n").filter((line) => !line.startsWith("[loupe] "));
+    const paged = await read({ type: "text", file });
+    assert.equal(paged.code, 0, paged.stderr);
+    const lines = numbered(contextOf(paged));
+    for (const line of lines) {
+      const [, n = "", rest] = /^(\d+)\t(.*)$/.exec(line) ?? [];
+      assert.equal(rest, fileLines[Number(n) - 1]);
+    }
+    assert.equal(lines.at(-1), `3000\t${fileLines[2999] ?? ""}`, "the view's last line is the file's");
+    assert.match(contextOf(paged), /\[loupe\] lines [\d,]+–[\d,]+ of 3,000 omitted/);
+    // A file that changed since the runtime read it: the lines the runtime gave are projected, as they are.
+    await writeFile(path, text.replace("row 00010:", "row 0001O:"));
+    const changed = await read({ type: "text", file });
+    assert.equal(numbered(contextOf(changed)).at(-1), `1434\t${fileLines[1433] ?? ""}`);
+  });
+
   it("says why it leaves a PostToolUseFailure alone (it cannot replace output)", async () => {
     const run = await runHook(
       "post-tool-use",

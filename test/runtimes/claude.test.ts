@@ -5,7 +5,16 @@ import { continuationsIn } from "./support/continuations.js";
 import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, loupeStdioMcp, putSourceLimit, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runClaudeCode } from "./support/run-runtime.js";
-import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine, seqCommand } from "./support/suite-fixtures.js";
+import {
+  GREP_PATTERN,
+  LONG_FILE_LINES,
+  LONG_OUTPUT_COMMAND,
+  SUITE_FAILING_COMMAND,
+  SUITE_WORK_FILES,
+  fileLine,
+  longOutputLine,
+  seqCommand,
+} from "./support/suite-fixtures.js";
 import { checkSameBytes, recoverStep, results, startSuite, withoutReminders, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 import { checkTrackerView } from "./support/tracker-checks.js";
@@ -81,7 +90,8 @@ describe("Claude Code 2.1.328 with Loupe", () => {
       const [, n = "", text] = /^(\d+)\t(.*)$/.exec(line) ?? [];
       assert.equal(text, fileLine(Number(n)), `Read context line ${JSON.stringify(line.slice(0, 60))}`);
     }
-    assert.equal(beside.at(-1), `1434\t${fileLine(1434)}`);
+    // Claude Code paged the 3,000-line read at line 1,434; the hook projected the whole file, so the view ends at its true end.
+    assert.equal(beside.at(-1), `${String(LONG_FILE_LINES)}\t${fileLine(LONG_FILE_LINES)}`);
 
     const grep = withoutReminders(results(run, "Grep")[0]!.text);
     assert.match(grep, /^\[loupe\] 250 matches in big\.txt\n/, "Claude Code's Grep stops at 250 lines itself");

@@ -5,14 +5,11 @@ import { loupeAddress, projectionClient } from "../loupe-connection.js";
 import { extractToolText, responseIsError, type ToolPart, type ToolText } from "./extract-tool-text.js";
 import { errorMessage, passThrough, positiveInt, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REPLACE, carriesContext, hookRuntimeOf, isLoupeMcpTool, replaceOutputAnswer } from "./hook-runtime.js";
-import { numberedReadView } from "./numbered-read-view.js";
-import { windowedReadView } from "./windowed-read-view.js";
+import { filePathOf, readLayout, readReport } from "./read-layout.js";
+import { wholeRead } from "./whole-read.js";
 import { contextFromTranscript } from "./transcript-intent.js";
 
 export type { HookIo } from "./hook-io.js";
-
-/** Claude Code shows a hook's context of up to 10,000 characters beside the output (more goes to a file and a 2 KB preview): kept well under. */
-const MAX_CONTEXT_CHARS = 9000;
 
 /** Default deadline of the Project call made by the hook: 2,000 ms (LOUPE_HOOK_TIMEOUT_MS). */
 export const DEFAULT_HOOK_TIMEOUT_MS = 2000;
@@ -89,7 +86,8 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     const toolResponse = input["tool_response"];
     const text = extractToolText(toolResponse);
     if (text === undefined) return (passThrough(io, `unknown tool_response shape [tool=${toolName}]`), 0);
-    const whole = await wholeParts(text, maxResultBytes);
+    const fromDisk = text.numbered === undefined ? undefined : await wholeRead(readReport(input, toolResponse, maxResultBytes));
+    const whole = fromDisk === undefined ? await wholeParts(text, maxResultBytes) : { parts: [{ kind: "text" as const, value: fromDisk }] };
     if ("reason" in whole) return (passThrough(io, whole.reason), 0);
     const original = whole.parts.map((part) => part.value).join("");
     if (Buffer.byteLength(original) > maxResultBytes)
@@ -126,7 +124,7 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     }
     const view = textOf(response);
     if (view === "") return (passThrough(io, `Loupe returned an empty view [tool=${toolName}]`), 0);
-    if (view === original && text.persistedPath === undefined) return 0;
+    if (view === original && text.persistedPath === undefined && fromDisk === undefined) return 0;
 
     let updated: unknown;
     let shown = view;
@@ -145,44 +143,4 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     passThrough(io, `unexpected error [error=${errorMessage(error)}]`);
     return 0;
   }
-}
-
-/**
- * A numbered read's replacement: where the runtime shows context beside the lines (Claude Code), Loupe's
- * whole view with every line under its true number (see windowedReadView); else, or when the view cannot
- * be laid out so, the read's first lines and one notice (see numberedReadView). Undefined when every line fits.
- */
-function readLayout(
-  startLine: number,
-  original: string,
-  view: string,
-  response: ProjectResponse,
-  withContext: boolean,
-  path: { filePath?: string },
-): { shown: string; numLines: number; startLine?: number; context?: string } | undefined {
-  const totalLines = original.split("\n").length - (original.endsWith("\n") ? 1 : 0);
-  const windowed = withContext
-    ? windowedReadView({
-        viewText: view,
-        omissions: response.omissions,
-        totalLines,
-        startLine,
-        resultId: response.resultId,
-        maxContextChars: MAX_CONTEXT_CHARS,
-        ...path,
-      })
-    : undefined;
-  if (windowed !== undefined) return { shown: windowed.content, numLines: windowed.numLines, startLine: windowed.startLine, context: windowed.context };
-  const numbered = numberedReadView({ original, sizeChars: view.length, startLine, resultId: response.resultId, ...path });
-  if (numbered === undefined) return undefined;
-  // The runtime numbers every content line: the notice goes beside the lines where it can, else after them.
-  return withContext
-    ? { shown: numbered.content, numLines: numbered.numLines, context: numbered.notice }
-    : { shown: `${numbered.content}\n${numbered.notice}`, numLines: numbered.numLines + 1 };
-}
-
-function filePathOf(input: Record<string, unknown>): { filePath?: string } {
-  const args = input["tool_input"];
-  const path = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["file_path"] : undefined;
-  return typeof path === "string" ? { filePath: path } : {};
 }
