@@ -24,6 +24,7 @@ export function readLayout(
   const windowed = withContext
     ? windowedReadView({
         viewText: view,
+        original,
         omissions: response.omissions,
         totalLines,
         startLine,

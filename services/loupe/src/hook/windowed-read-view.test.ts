@@ -27,7 +27,8 @@ function viewOf(kept: readonly [number, number][], notices: Record<number, strin
   return { viewText: lines.join("\n"), omissions };
 }
 
-const base = { totalLines: TOTAL, startLine: START, resultId: "r_1", filePath: "/w/app.py", maxContextChars: 9000 };
+const ORIGINAL = Array.from({ length: TOTAL }, (_, index) => readLine(index + 1)).join("\n");
+const base = { original: ORIGINAL, totalLines: TOTAL, startLine: START, resultId: "r_1", filePath: "/w/app.py", maxContextChars: 9000 };
 
 /** Every `N\t` line of a context must be the file's line N. */
 function numberedIn(context: string): number[] {
@@ -102,6 +103,19 @@ describe("windowedReadView()", () => {
       view.context.split("\n").at(-1),
       `[loupe] lines ${String(last + 1)}–${String(START + TOTAL - 1)} of this read are not all shown here; read them with read_result {"result_id":"r_1","start_line":${String(from)},"end_line":${String(TOTAL)}} or Read {"file_path":"/w/app.py","offset":${String(last + 1)},"limit":${String(START + TOTAL - 1 - last)}}`,
     );
+  });
+
+  it("tells a line of the file that starts like a notice from the view's notices", () => {
+    const lines = Array.from({ length: TOTAL }, (_, index) => (index === 4 ? "[loupe] lines 1–9 omitted (a line of docs, not a notice)" : readLine(index + 1)));
+    const { viewText, omissions } = viewOf([
+      [1, 10],
+      [300, 305],
+    ]);
+    const view = windowedReadView({ ...base, original: lines.join("\n"), viewText: viewText.replace(readLine(5), lines[4]!), omissions });
+    assert.ok(view);
+    assert.equal(view.numLines, 10);
+    assert.equal(view.content.split("\n")[4], lines[4]);
+    assert.equal(numberedIn(view.context).length, 6);
   });
 
   it("is undefined when an omission has no line range or the view's lines do not match the kept lines", () => {

@@ -10,6 +10,8 @@ export interface WindowedReadInput {
   viewText: string;
   /** The view's omissions; each must carry a line range. */
   omissions: readonly OmittedLines[];
+  /** The read's content as the tool gave it: tells a line of the file that starts like a notice from a notice. */
+  original: string;
   /** Lines in the read's content. */
   totalLines: number;
   /** The file line the read's content starts at (the runtime numbers from it). */
@@ -53,7 +55,7 @@ export function windowedReadView(input: WindowedReadInput): WindowedReadView | u
   const kept = keptRuns(input.omissions, input.totalLines);
   const first = kept?.[0];
   if (kept === undefined || first === undefined) return undefined;
-  const items = itemsOf(input.viewText, kept);
+  const items = itemsOf(input.viewText, kept, input.original.split("\n"));
   if (items === undefined) return undefined;
   const firstRunEnd = first.start + first.count - 1;
   const content: string[] = [];
@@ -97,15 +99,20 @@ function keptRuns(omissions: readonly OmittedLines[], totalLines: number): { sta
   return runs;
 }
 
-/** The view's lines in order, each a notice or the next kept line; undefined when they do not match the kept lines one for one. */
-function itemsOf(viewText: string, runs: readonly { start: number; count: number }[]): Item[] | undefined {
+/**
+ * The view's lines in order, each a notice or the next kept line (a line starting `[loupe] ` is a notice
+ * unless it is the next kept line of the read itself); undefined when they do not match the kept lines
+ * one for one.
+ */
+function itemsOf(viewText: string, runs: readonly { start: number; count: number }[], originalLines: readonly string[]): Item[] | undefined {
   const numbers = runs.flatMap(({ start, count }) => Array.from({ length: count }, (_, index) => start + index));
   const lines = viewText.split("\n");
   if (lines.at(-1) === "") lines.pop();
   const items: Item[] = [];
   let next = 0;
   for (const text of lines) {
-    if (text.startsWith("[loupe] ")) items.push({ notice: text });
+    const expected = next < numbers.length ? originalLines[numbers[next]! - 1] : undefined;
+    if (text.startsWith("[loupe] ") && text !== expected) items.push({ notice: text });
     else if (next < numbers.length) items.push({ line: numbers[next++]!, text });
     else return undefined;
   }
