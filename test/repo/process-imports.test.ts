@@ -49,6 +49,17 @@ describe("what each process loads", () => {
     });
   }
 
+  // They call Project over HTTP when they can: gRPC's client and protobuf load only when gRPC is the way.
+  for (const command of ["hook/post-tool-use.ts", "exec/exec-command.ts"]) {
+    it(`loupe's ${command} loads no gRPC or protobuf until gRPC is the way`, () => {
+      const started = importReach(root, `services/loupe/src/${command}`, false);
+      for (const heavy of ["@grpc/grpc-js", "@bufbuild/protobuf"]) assert.equal(started.packages.get(heavy), undefined, `${command} loads ${heavy}`);
+      assert.ok(!started.files.some((file) => file.startsWith("packages/proto/")));
+      const reached = importReach(root, `services/loupe/src/${command}`);
+      assert.ok(reached.files.includes("services/loupe/src/project-call/grpc-project.ts"), "the gRPC way still resolves");
+    });
+  }
+
   it("sees the tokenizer where it is loaded (the gateway counts tokens)", () => {
     assert.equal(importReach(root, "services/gateway/src/run.ts").packages.get("gpt-tokenizer"), "packages/projection/src/fast-count.ts");
   });

@@ -21,12 +21,18 @@ export function loupeCommandLine(...args: string[]): string {
 export const loupeAddr = (loupe: EmbeddedLoupe): string => `127.0.0.1:${String(loupe.grpcPort)}`;
 
 /**
- * What a runtime's environment needs for Loupe's hooks, plugin and `loupe exec`: LOUPE_ADDR, and
+ * What a runtime's environment needs for Loupe's hooks, plugin and `loupe exec`: LOUPE_ADDR and LOUPE_HTTP_URL, and
  * deadlines longer than the defaults (2 s for a hook's Project, 5 s for exec's), so that a busy
  * test machine passes the original through no more often than a developer's would.
  */
 export function loupeEnv(loupe: EmbeddedLoupe): Record<string, string> {
-  return { LOUPE_ADDR: loupeAddr(loupe), LOUPE_HOOK_TIMEOUT_MS: "15000", LOUPE_EXEC_TIMEOUT_MS: "15000" };
+  // The hooks and `loupe exec` call Project over the HTTP port (as they do by default); `loupe mcp` over gRPC.
+  return {
+    LOUPE_ADDR: loupeAddr(loupe),
+    LOUPE_HTTP_URL: `http://127.0.0.1:${String(loupe.httpPort)}`,
+    LOUPE_HOOK_TIMEOUT_MS: "15000",
+    LOUPE_EXEC_TIMEOUT_MS: "15000",
+  };
 }
 
 /** Loupe's HTTP base (gateway port): the vendor proxy, REST and `/mcp`. */

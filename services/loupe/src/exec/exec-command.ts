@@ -2,8 +2,8 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { AppError } from "@loupe/errors";
-import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/client";
-import { loupeAddress, projectionClient } from "../loupe-connection.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/limits";
+import { projectCaller } from "../project-call/project-call.js";
 import { parseFlags } from "../parse-flags.js";
 import { captureOutput } from "./capture-output.js";
 import { runCaptured } from "./run-captured.js";
@@ -41,10 +41,9 @@ interface ReportFlags {
 async function report(run: Report, flags: ReportFlags, env: NodeJS.ProcessEnv): Promise<void> {
   const maxResultBytes = Number(env["LOUPE_MAX_RESULT_BYTES"] ?? "") || DEFAULT_MAX_RESULT_BYTES;
   const output = await readCaptured(run.outputFile, maxResultBytes);
-  const address = loupeAddress(env, flags.addr);
-  const client = projectionClient(env, address, maxResultBytes);
+  const caller = projectCaller(env, maxResultBytes, flags.addr);
   try {
-    const response = await client.project(
+    const response = await caller.project(
       {
         sessionId: flags.session ?? env["LOUPE_SESSION_ID"] ?? "",
         source: flags.source ?? env["LOUPE_SOURCE"] ?? "loupe-exec",
@@ -55,20 +54,18 @@ async function report(run: Report, flags: ReportFlags, env: NodeJS.ProcessEnv): 
           exitCode: run.exitCode,
           // A shell that measured in whole seconds gives 0 for a quick command: unknown, not "0 ms".
           ...(run.durationMs > 0 ? { durationMs: run.durationMs } : {}),
-          parts: [{ content: { case: "text", value: output } }],
+          parts: [{ kind: "text", value: output }],
         },
       },
-      { timeoutMs: Number(env["LOUPE_EXEC_TIMEOUT_MS"] ?? "") || DEFAULT_EXEC_TIMEOUT_MS },
+      Number(env["LOUPE_EXEC_TIMEOUT_MS"] ?? "") || DEFAULT_EXEC_TIMEOUT_MS,
     );
-    const view = response.parts.map((part) => (part.content.case === "text" ? part.content.value : "")).join("");
+    const view = response.parts.map((part) => (part.kind === "text" ? part.value : "")).join("");
     process.stdout.write(view);
   } catch (error) {
     process.stderr.write(
-      `loupe exec: projection failed [addr=${address}, error=${error instanceof Error ? error.message : String(error)}]; the output follows as it is\n`,
+      `loupe exec: projection failed [addr=${caller.where}, error=${error instanceof Error ? error.message : String(error)}]; the output follows as it is\n`,
     );
     await pipeline(createReadStream(run.outputFile), process.stdout, { end: false });
-  } finally {
-    client.close();
   }
 }
 

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/client";
-import type { ProjectResponse } from "@loupe/proto/loupe/v1/projection";
-import { loupeAddress, projectionClient } from "../loupe-connection.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/limits";
+import { projectCaller, type ProjectCallAnswer } from "../project-call/project-call.js";
 import { extractToolText, responseIsError, type ToolPart, type ToolText } from "./extract-tool-text.js";
 import { errorMessage, passThrough, positiveInt, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REPLACE, carriesContext, hookRuntimeOf, isLoupeMcpTool, replaceOutputAnswer } from "./hook-runtime.js";
@@ -30,15 +29,15 @@ async function wholeParts(text: ToolText, maxBytes: number): Promise<{ parts: re
   }
 }
 
-const textOf = (response: ProjectResponse): string =>
-  response.parts.map((part) => (part.content.case === "text" || part.content.case === "json" ? part.content.value : "")).join("");
+const textOf = (answer: ProjectCallAnswer): string => answer.parts.map((part) => part.value).join("");
 
 /**
  * `loupe hook post-tool-use [--runtime R]`: reads one post-tool payload (Claude
  * Code's PostToolUse and PostToolUseFailure, the Agent SDK's, Codex's, the
  * OpenCode plugin's) from stdin, projects the tool's output through a running
- * Loupe (LOUPE_ADDR, default 127.0.0.1:50051, with LOUPE_TOKEN; the app is
- * LOUPE_SOURCE, else the runtime's name) and, when the view differs, prints the
+ * Loupe (LOUPE_HTTP_URL over HTTP, else LOUPE_ADDR over gRPC, else the local
+ * default — see projectCaller — with LOUPE_TOKEN; the app is LOUPE_SOURCE, else
+ * the runtime's name) and, when the view differs, prints the
  * runtime's replacement answer: Claude Code `{ hookSpecificOutput: {
  * hookEventName, updatedToolOutput } }` in the tool's own response shape (MCP
  * tools also get `updatedMCPToolOutput`), Codex `{ decision: "block", reason:
@@ -97,11 +96,10 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     // The model the view is for sets its budget's margin: Codex names it in the payload, Claude Code in its transcript.
     const model = stringField(input, "model") || transcriptModel;
     const timeoutMs = positiveInt(env, "LOUPE_HOOK_TIMEOUT_MS", DEFAULT_HOOK_TIMEOUT_MS);
-    const address = loupeAddress(env);
-    const client = projectionClient(env, address, maxResultBytes);
-    let response: ProjectResponse;
+    const caller = projectCaller(env, maxResultBytes);
+    let response: ProjectCallAnswer;
     try {
-      response = await client.project(
+      response = await caller.project(
         {
           sessionId: stringField(input, "session_id"),
           source: env["LOUPE_SOURCE"] ?? runtime,
@@ -112,15 +110,13 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
             toolName,
             argsJson: input["tool_input"] === undefined ? "" : JSON.stringify(input["tool_input"]),
             isError: responseIsError(toolResponse),
-            parts: whole.parts.map((part) => ({ content: { case: part.kind, value: part.value } })),
+            parts: whole.parts,
           },
         },
-        { timeoutMs },
+        timeoutMs,
       );
     } catch (error) {
-      return (passThrough(io, `projection failed [addr=${address}, timeout_ms=${String(timeoutMs)}, error=${errorMessage(error)}]`), 0);
-    } finally {
-      client.close();
+      return (passThrough(io, `projection failed [addr=${caller.where}, timeout_ms=${String(timeoutMs)}, error=${errorMessage(error)}]`), 0);
     }
     const view = textOf(response);
     if (view === "") return (passThrough(io, `Loupe returned an empty view [tool=${toolName}]`), 0);

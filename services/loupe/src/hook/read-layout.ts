@@ -1,4 +1,4 @@
-import type { ProjectResponse } from "@loupe/proto/loupe/v1/projection";
+import type { ProjectCallAnswer } from "../project-call/project-call.js";
 import { stringField } from "./hook-io.js";
 import { numberedReadView } from "./numbered-read-view.js";
 import { windowedReadView } from "./windowed-read-view.js";
@@ -16,7 +16,7 @@ export function readLayout(
   startLine: number,
   original: string,
   view: string,
-  response: ProjectResponse,
+  response: ProjectCallAnswer,
   withContext: boolean,
   path: { filePath?: string },
 ): { shown: string; numLines: number; startLine?: number; context?: string } | undefined {
