@@ -5,7 +5,15 @@ import { runLoupeCommand } from "../support/run-loupe-command.js";
 import { README_RULE, getSourceLimit, loupeEnv, loupeHttp, loupeHttpMcp, putSourceLimit, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runOpenCode } from "./support/run-runtime.js";
-import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine } from "./support/suite-fixtures.js";
+import {
+  GREP_PATTERN,
+  LONG_FILE_LINES,
+  LONG_OUTPUT_COMMAND,
+  SUITE_FAILING_COMMAND,
+  SUITE_WORK_FILES,
+  fileLine,
+  longOutputLine,
+} from "./support/suite-fixtures.js";
 import { checkSameBytes, recoverStep, results, startSuite, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkTrackerView } from "./support/tracker-checks.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
@@ -68,13 +76,16 @@ describe("OpenCode 1.18.33 with Loupe", () => {
     assert.match(failing!.text, /^\[loupe\] \$ python3 -m unittest -v test_numbers\.py · exit 1 \(failed\)/);
     checkFailingEvidence(failing!.text);
 
-    // read: OpenCode stops at 50 KB itself; Loupe's view of that keeps true line numbers and maps its notice to the file's lines.
+    // read: OpenCode stops at 50 KB itself; the hook reads the rest from the file, and Loupe's view of the whole keeps true line
+    // numbers, ends at the file's last line and maps its notice to the file's lines.
     const read = results(run, "read")[0]!.text;
     const readLines = checkReadLines(read);
+    assert.equal(readLines.at(-1), LONG_FILE_LINES, "the view ends at the file's end, not at OpenCode's cap");
+    assert.match(read, /\n\(End of file - total 3000 lines\)\n/);
     const notice = /\n\[loupe\] lines ([\d,]+)–([\d,]+) of [\d,]+ omitted \(\S+\/big\.txt lines ([\d,]+)–([\d,]+)\); recover with \{/.exec(read);
     assert.ok(notice, read.slice(0, 400));
-    const [first, fileFirst] = [Number(notice[1]), Number(notice[3])];
-    assert.equal(readLines[readLines.indexOf(fileFirst - 1) + 1], Number(notice[4]) + 1, "the lines after the notice continue where the omission ends");
+    const [first, fileFirst, fileLast] = [notice[1], notice[3], notice[4]].map((n) => Number((n ?? "").replaceAll(",", ""))) as [number, number, number];
+    assert.equal(readLines[readLines.indexOf(fileFirst - 1) + 1], fileLast + 1, "the lines after the notice continue where the omission ends");
     const grep = results(run, "grep")[0]!.text;
     assert.match(grep, /^\[loupe\] 100 matches in \S+\/big\.txt\n/);
     for (const line of grep.split("\n").filter((text) => text.startsWith("  Line "))) {

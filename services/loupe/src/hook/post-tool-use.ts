@@ -4,8 +4,8 @@ import { projectCaller, type ProjectCallAnswer } from "../project-call/project-c
 import { extractToolText, responseIsError, type ToolPart, type ToolText } from "./extract-tool-text.js";
 import { errorMessage, passThrough, positiveInt, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REPLACE, carriesContext, hookRuntimeOf, isLoupeMcpTool, replaceOutputAnswer } from "./hook-runtime.js";
-import { filePathOf, readLayout, readReport } from "./read-layout.js";
-import { wholeRead } from "./whole-read.js";
+import { filePathOf, readLayout } from "./read-layout.js";
+import { readFromDisk } from "./read-from-disk.js";
 import { contextFromTranscript } from "./transcript-intent.js";
 
 export type { HookIo } from "./hook-io.js";
@@ -85,7 +85,7 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     const toolResponse = input["tool_response"];
     const text = extractToolText(toolResponse);
     if (text === undefined) return (passThrough(io, `unknown tool_response shape [tool=${toolName}]`), 0);
-    const fromDisk = text.numbered === undefined ? undefined : await wholeRead(readReport(input, toolResponse, maxResultBytes));
+    const fromDisk = await readFromDisk(runtime, toolName, text, input, toolResponse, maxResultBytes);
     const whole = fromDisk === undefined ? await wholeParts(text, maxResultBytes) : { parts: [{ kind: "text" as const, value: fromDisk }] };
     if ("reason" in whole) return (passThrough(io, whole.reason), 0);
     const original = whole.parts.map((part) => part.value).join("");

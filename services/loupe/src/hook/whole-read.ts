@@ -45,7 +45,8 @@ export async function wholeRead(report: ReadReport): Promise<string | undefined>
   return lines.slice(startLine - 1, startLine - 1 + wanted).join("\n");
 }
 
-async function readSmallFile(path: string, maxBytes: number): Promise<string | undefined> {
+/** A regular file's text when it is at most `maxBytes`; undefined when larger, not a file, or unreadable. */
+export async function readSmallFile(path: string, maxBytes: number): Promise<string | undefined> {
   let handle;
   try {
     handle = await open(path, "r");
