@@ -80,4 +80,23 @@ describe("TLS on the public ports (LOUPE_TLS_CERT_FILE, LOUPE_TLS_KEY_FILE)", { 
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, "from the cli\n");
   });
+
+  it("the post-tool hook and loupe exec reach Loupe over HTTPS (LOUPE_HTTP_URL https://…, LOUPE_TLS_CA_FILE)", async () => {
+    const env = { LOUPE_HTTP_URL: `https://127.0.0.1:${String(loupe.httpPort)}`, LOUPE_TLS_CA_FILE: join(loupe.dataDir, "cert.pem") };
+    const exec = await runLoupeCommand(["exec", "--", "seq 1 20000"], "", env);
+    assert.equal(exec.code, 0, exec.stderr);
+    assert.match(exec.stdout, /^\[loupe\] \$ seq 1 20000 · exit 0/);
+    // Without the certificate to trust, the hook cannot verify Loupe's: it leaves the output alone and says why.
+    const payload = {
+      session_id: "tls",
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "x" },
+      tool_response: { stdout: "x\n".repeat(20000), stderr: "" },
+    };
+    const untrusted = await runLoupeCommand(["hook", "post-tool-use"], JSON.stringify(payload), { LOUPE_HTTP_URL: env.LOUPE_HTTP_URL, LOUPE_TLS_CA_FILE: "" });
+    assert.equal(untrusted.code, 0);
+    assert.equal(untrusted.stdout, "");
+    assert.match(untrusted.stderr, /projection failed \[addr=https:\/\/127\.0\.0\.1:\d+, .*(self.signed|certificate)/);
+  });
 });
