@@ -123,7 +123,11 @@ describe("OpenCode 1.18.33 with Loupe", () => {
     // OpenCode keeps the tail of what it captured and saves it to a file; the cut keeps its notice and names the file.
     const saved = /^\.\.\.output truncated\.\.\.\n\nFull output saved to: (\S+)\n/.exec(long!.text);
     assert.ok(saved, long!.text.slice(0, 300));
-    assert.equal(clauseParts(cutNoticeOf(long!.text).clause).runtime, `; the runtime saved the whole output to ${saved[1] ?? ""}`);
+    // OpenCode's capture stops at a point that varies from run to run (FINDINGS.md); on a loaded machine it has kept less
+    // than the rule's limit, and then there is nothing to cut.
+    if (long!.text.length <= README_RULE.keep_limit_chars && !long!.text.includes("\n[loupe: lines "))
+      t.diagnostic(`OpenCode kept ${String(long!.text.length)} characters of the long output: under the rule's limit, not cut`);
+    else assert.equal(clauseParts(cutNoticeOf(long!.text).clause).runtime, `; the runtime saved the whole output to ${saved[1] ?? ""}`);
     checkLogLines(long!.text, { lastMayBeCut: true });
     cutNoticeOf(failing!.text);
     checkFailingEvidence(failing!.text);

@@ -114,7 +114,7 @@ export function cutNoticeOf(text: string): CutNotice {
     const match = /^\[loupe: lines ([\d,]+)–([\d,]+) of ([\d,]+) omitted \(([\d,]+) characters\)(.*)\]$/.exec(line);
     return match === null ? [] : [{ first: count(match[1]), last: count(match[2]), total: count(match[3]), chars: count(match[4]), clause: match[5] ?? "" }];
   });
-  assert.equal(notices.length, 1, `one cut notice in: ${text.slice(0, 400)}`);
+  assert.equal(notices.length, 1, `one cut notice in ${String(text.length)} characters: ${text.slice(0, 400)}`);
   return notices[0]!;
 }
 
