@@ -13,7 +13,8 @@ import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNo
 const STEPS = [
   callTool("exec_command", { cmd: LONG_OUTPUT_COMMAND }),
   callTool("exec_command", { cmd: SUITE_FAILING_COMMAND }),
-  callTool("exec_command", { cmd: `grep -nE '${GREP_PATTERN}' big.txt` }),
+  // What the model says before the call reaches the hook through Codex's rollout (transcript_path): the view keeps the line it names.
+  callTool("exec_command", { cmd: `grep -nE '${GREP_PATTERN}' big.txt` }, "Let me find where value_1507 is computed."),
   // MCP tools are deferred behind tool_search; one search loads both servers' namespaces.
   callTool("tool_search", { query: "tracker search loupe read_result", limit: 8 }),
   callTool("mcp__tracker__search", { query: "crash" }),
@@ -59,6 +60,7 @@ describe("Codex 0.169.0 with Loupe", () => {
     checkFailingEvidence(failing!.text);
     assert.match(failing!.text, /^\[loupe\] \$ python3 -m unittest -v test_numbers\.py\n/);
     assert.match(grep!.text, /^\[loupe\] 300 matches in big\.txt\n/);
+    assert.ok(grep!.text.split("\n").includes(`1507:${fileLine(1507)}`), "the line the model's message names, from the middle of the matches");
     for (const line of grep!.text.split("\n").filter((text) => /^\d+:/.test(text)))
       assert.equal(line.slice(line.indexOf(":") + 1), fileLine(Number(line.split(":")[0])));
     checkTrackerView(results(run, "mcp__tracker__search")[0]!.text);

@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { intentFromClaudeTranscript, modelFromClaudeTranscript } from "@loupe/client/intent";
+import { intentFromClaudeTranscript, intentFromCodexRollout, modelFromClaudeTranscript } from "@loupe/client/intent";
 import type { HookRuntime } from "./hook-runtime.js";
 
 /** How much of a transcript's start (the task) and end (the message that asked for the call) is read. */
@@ -15,13 +15,14 @@ export interface TranscriptContext {
 const NOTHING: TranscriptContext = { intent: "", model: "" };
 
 /**
- * The intent of a tool call from the runtime's transcript (Claude Code's `transcript_path`): the task
- * and the assistant text that asked for the call, read from the transcript's start and end only; and
- * the model of the last assistant message. "" for either when the runtime keeps another format, the
- * file cannot be read, or nothing is found: a view without an intent is the view Loupe always gave.
+ * The intent of a tool call from the runtime's transcript (`transcript_path`: Claude Code's transcript,
+ * Codex's rollout): the task and the assistant text that asked for the call, read from the transcript's
+ * start and end only; and, from Claude Code's, the model of the last assistant message (Codex names it
+ * in the payload). "" for either when the runtime keeps another format, the file cannot be read, or
+ * nothing is found: a view without an intent is the view Loupe always gave.
  */
 export async function contextFromTranscript(runtime: HookRuntime, path: string, toolUseId: string): Promise<TranscriptContext> {
-  if (runtime !== "claude-code" || path === "") return NOTHING;
+  if ((runtime !== "claude-code" && runtime !== "codex") || path === "") return NOTHING;
   try {
     const file = await open(path, "r");
     try {
@@ -33,6 +34,7 @@ export async function contextFromTranscript(runtime: HookRuntime, path: string, 
       };
       const head = await read(0, Math.min(size, HEAD_BYTES));
       const tail = size <= HEAD_BYTES ? head : await read(Math.max(0, size - TAIL_BYTES), Math.min(size, TAIL_BYTES));
+      if (runtime === "codex") return { intent: intentFromCodexRollout(head, tail, toolUseId), model: "" };
       return { intent: intentFromClaudeTranscript(head, tail, toolUseId), model: modelFromClaudeTranscript(tail) };
     } finally {
       await file.close();
