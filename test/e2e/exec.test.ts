@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -85,6 +85,43 @@ describe("loupe exec and the pre-tool-use hook", () => {
     assert.match(printed, /^\[loupe\] \$ cd .* · exit 1 \(failed\)/);
     assert.match(printed, /FAIL: test_parser_handles_unicode/);
     assert.ok(printed.trimEnd().endsWith(`status=1 cwd=${work}`), printed.slice(-200));
+  });
+
+  it("pre-tool-use hands loupe exec the transcript: the view keeps the line the assistant's message names", async () => {
+    // The name is in the output only: words of the command itself are not looked for (the message that made the call names them).
+    const table = join(work, "table.txt");
+    await writeFile(
+      table,
+      Array.from({ length: 6000 }, (_, index) => (index === 4320 ? "row 4321 resolve_quota_table failed" : `row ${String(index + 1)} of the table`)).join(
+        "\n",
+      ) + "\n",
+    );
+    const command = `cat ${table}`;
+    const transcript = join(work, "transcript.jsonl");
+    const lines = [
+      { type: "user", message: { role: "user", content: "Find out why resolve_quota_table fails" } },
+      {
+        type: "assistant",
+        message: { id: "m1", role: "assistant", content: [{ type: "text", text: "Let me list the table and look for resolve_quota_table." }] },
+      },
+      { type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "toolu_exec", name: "Bash", input: { command } }] } },
+    ];
+    await writeFile(transcript, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const rewritten = async (transcriptPath: string): Promise<string> => {
+      const payload = {
+        session_id: "exec-intent",
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_use_id: "toolu_exec",
+        transcript_path: transcriptPath,
+        tool_input: { command },
+      };
+      const hook = await runHook("pre-tool-use", payload, env);
+      const wrapped = (JSON.parse(hook.stdout) as { hookSpecificOutput: { updatedInput: { command: string } } }).hookSpecificOutput.updatedInput.command;
+      return (await run("bash", ["-c", wrapped], { env: { ...process.env, ...env }, cwd: repoRoot() })).stdout;
+    };
+    assert.match(await rewritten(transcript), /\nrow 4321 resolve_quota_table failed\n/);
+    assert.doesNotMatch(await rewritten(join(work, "missing.jsonl")), /row 4321/, "without the transcript the middle line is not in the view");
   });
 
   it("pre-tool-use runs a command that could end the shell (exit) in a subshell, so its output is still reported", async () => {

@@ -54,7 +54,13 @@ describe("Claude Code 2.1.328 with Loupe", () => {
       },
       onStart: ({ work }) =>
         suite.vendor.setScript(
-          scriptSteps([...steps(work), recoverStep("mcp__loupe__read_result", { tool: "Bash" }), recoverStep("mcp__loupe__read_result", { tool: "Read" })]),
+          scriptSteps([
+            ...steps(work),
+            recoverStep("mcp__loupe__read_result", { tool: "Bash" }),
+            recoverStep("mcp__loupe__read_result", { tool: "Read" }),
+            // What the model says before a Bash call reaches loupe exec through the transcript (the pre-tool hook passes its path).
+            callTool("Bash", { command: "cat big.txt", description: "Show the file" }, "Let me find where value_1777 is computed."),
+          ]),
         ),
     });
     t.diagnostic(describeRun(run));
@@ -92,6 +98,10 @@ describe("Claude Code 2.1.328 with Loupe", () => {
     }
     // Claude Code paged the 3,000-line read at line 1,434; the hook projected the whole file, so the view ends at its true end.
     assert.equal(beside.at(-1), `${String(LONG_FILE_LINES)}\t${fileLine(LONG_FILE_LINES)}`);
+
+    const asked = withoutReminders(results(run, "Bash")[2]!.text);
+    assert.match(asked, /\n\[loupe\] lines [\d,]+–[\d,]+ of big\.txt \(3,000 lines\) omitted/, "loupe exec projected the read");
+    assert.ok(asked.split("\n").includes(fileLine(1777)), "the line the model's message named, from the middle of the file");
 
     const grep = withoutReminders(results(run, "Grep")[0]!.text);
     assert.match(grep, /^\[loupe\] 250 matches in big\.txt\n/, "Claude Code's Grep stops at 250 lines itself");

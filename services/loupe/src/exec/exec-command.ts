@@ -3,6 +3,8 @@ import { open } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { AppError } from "@loupe/errors";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/limits";
+import { HOOK_RUNTIMES } from "../hook/hook-runtime.js";
+import { contextFromTranscript } from "../hook/transcript-intent.js";
 import { projectCaller } from "../project-call/project-call.js";
 import { parseFlags } from "../parse-flags.js";
 import { captureOutput } from "./capture-output.js";
@@ -36,17 +38,25 @@ interface ReportFlags {
   source?: string | undefined;
   tool?: string | undefined;
   addr?: string | undefined;
+  /** The runtime's transcript and the call's id in it (the pre-tool hook passes them): the intent is read there. */
+  transcript?: string | undefined;
+  toolUseId?: string | undefined;
+  runtime?: string | undefined;
 }
 
 async function report(run: Report, flags: ReportFlags, env: NodeJS.ProcessEnv): Promise<void> {
   const maxResultBytes = Number(env["LOUPE_MAX_RESULT_BYTES"] ?? "") || DEFAULT_MAX_RESULT_BYTES;
   const output = await readCaptured(run.outputFile, maxResultBytes);
   const caller = projectCaller(env, maxResultBytes, flags.addr);
+  const runtime = HOOK_RUNTIMES.find((known) => known === flags.runtime) ?? "claude-code";
+  const { intent, model } = await contextFromTranscript(runtime, flags.transcript ?? "", flags.toolUseId ?? "");
   try {
     const response = await caller.project(
       {
         sessionId: flags.session ?? env["LOUPE_SESSION_ID"] ?? "",
         source: flags.source ?? env["LOUPE_SOURCE"] ?? "loupe-exec",
+        intent,
+        model,
         result: {
           toolName: flags.tool ?? "Bash",
           argsJson: JSON.stringify({ command: run.command }),
@@ -92,7 +102,8 @@ export function reportedDurationMs(durationMs: string | undefined, startSeconds:
  * output is printed as it is. Agent hooks rewrite shell commands into this form so that the
  * output is captured before the runtime cuts it.
  *
- * `loupe exec --report FILE --exit-code N [--duration-ms N | --start-seconds S --end-seconds E] --command CMD …` projects an output
+ * `loupe exec --report FILE --exit-code N [--duration-ms N | --start-seconds S --end-seconds E] [--runtime R --transcript PATH
+ * --tool-use-id ID] --command CMD …` projects an output
  * a shell already captured into FILE (the form the pre-tool hook uses inside the agent's own shell,
  * so `cd` and `export` keep working) and exits with N.
  */
@@ -100,10 +111,32 @@ export async function execCommand(args: readonly string[], env: NodeJS.ProcessEn
   const dashes = args.indexOf("--");
   const flags = parseFlags(
     dashes < 0 ? args : args.slice(0, dashes),
-    ["session", "source", "tool", "addr", "report", "exit-code", "duration-ms", "start-seconds", "end-seconds", "command"],
+    [
+      "session",
+      "source",
+      "tool",
+      "addr",
+      "report",
+      "exit-code",
+      "duration-ms",
+      "start-seconds",
+      "end-seconds",
+      "command",
+      "transcript",
+      "tool-use-id",
+      "runtime",
+    ],
     [],
   );
-  const options: ReportFlags = { session: flags.values.session, source: flags.values.source, tool: flags.values.tool, addr: flags.values.addr };
+  const options: ReportFlags = {
+    session: flags.values.session,
+    source: flags.values.source,
+    tool: flags.values.tool,
+    addr: flags.values.addr,
+    transcript: flags.values.transcript,
+    toolUseId: flags.values["tool-use-id"],
+    runtime: flags.values.runtime,
+  };
   if (flags.values.report !== undefined) {
     const exitCode = Number(flags.values["exit-code"]);
     if (!Number.isInteger(exitCode) || exitCode < 0 || exitCode > 255)

@@ -80,6 +80,7 @@ export async function preToolUseHook(
       source: env["LOUPE_SOURCE"] ?? runtime,
       toolName,
       outputFile: createOutputFile(),
+      transcript: { runtime, path: stringField(input, "transcript_path"), toolUseId: stringField(input, "tool_use_id") },
     });
     const event = stringField(input, "hook_event_name") || "PreToolUse";
     io.writeOut(JSON.stringify(replaceInputAnswer(runtime, event, { ...args, command: wrapped })) + "\n");

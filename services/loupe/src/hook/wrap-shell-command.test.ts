@@ -52,6 +52,22 @@ describe("wrapShellCommand()", () => {
     });
   }
 
+  it("passes the runtime's transcript and the call's id, so loupe exec reads the call's intent", async () => {
+    const FLAGS: LoupeInvocation = {
+      argv: [
+        process.execPath,
+        "-e",
+        "const a=process.argv.slice(1);const v=(f)=>a[a.indexOf(f)+1];process.stdout.write(`${v('--runtime')}|${v('--transcript')}|${v('--tool-use-id')}\\n`)",
+      ],
+    };
+    const transcript = { runtime: "claude-code", path: join(folder, "it's a transcript.jsonl"), toolUseId: "toolu_01" };
+    const wrapped = wrapShellCommand("true", FLAGS, { sessionId: "s", source: "app", toolName: "Bash", outputFile: createOutputFile(folder), transcript });
+    const { stdout } = await run("bash", ["-c", wrapped]);
+    assert.equal(stdout, `claude-code|${transcript.path}|toolu_01\n`);
+    assert.doesNotMatch(wrap("true"), /--transcript/, "none without a transcript");
+    assert.equal(hasSubstitution(wrapped), false);
+  });
+
   it("runs a command that ends the shell in a subshell", async () => {
     const { stdout } = await run("bash", ["-c", `${wrap("echo bye; exit 3", createOutputFile(folder))}\necho "status=$?"`]);
     assert.match(stdout, /^REPORT exit=3 start=\d+\nbye\nstatus=3\n$/);

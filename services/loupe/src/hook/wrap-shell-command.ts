@@ -16,6 +16,8 @@ export interface WrapOptions {
   toolName: string;
   /** The file the command's output goes to: created (empty, private) before the command runs, removed after the report. */
   outputFile: string;
+  /** Where the runtime keeps its transcript, and the call's id in it: `loupe exec` reads the call's intent there. */
+  transcript?: { runtime: string; path: string; toolUseId: string };
 }
 
 /** Marks a command this module wrote, so it is never wrapped twice. */
@@ -42,7 +44,13 @@ export function wrapShellCommand(command: string, loupe: LoupeInvocation, option
   const self = loupe.argv.map(shellQuote).join(" ");
   const report = [
     `${self} exec --report "$${WRAP_MARKER}" --exit-code "$__loupe_rc" --start-seconds "$__loupe_t0" --end-seconds "$SECONDS"`,
-    `--session ${shellQuote(options.sessionId)} --source ${shellQuote(options.source)} --tool ${shellQuote(options.toolName)} --command ${shellQuote(command)}`,
+    `--session ${shellQuote(options.sessionId)} --source ${shellQuote(options.source)} --tool ${shellQuote(options.toolName)}`,
+    ...(options.transcript === undefined || options.transcript.path === ""
+      ? []
+      : [
+          `--runtime ${shellQuote(options.transcript.runtime)} --transcript ${shellQuote(options.transcript.path)} --tool-use-id ${shellQuote(options.transcript.toolUseId)}`,
+        ]),
+    `--command ${shellQuote(command)}`,
   ].join(" ");
   const [open, close] = LEAVES_SHELL.test(command) ? ["(", ")"] : ["{", "}"];
   return [
