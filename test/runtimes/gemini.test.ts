@@ -4,7 +4,7 @@ import { callTool, scriptSteps } from "@loupe/testing";
 import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, loupeStdioMcp, putSourceLimit, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runGeminiCli } from "./support/run-runtime.js";
-import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, longOutputLine } from "./support/suite-fixtures.js";
+import { GREP_PATTERN, fileLine, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, longOutputLine } from "./support/suite-fixtures.js";
 import { checkSameBytes, recoverStep, results, startSuite, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 
@@ -42,7 +42,15 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
       env: loupeEnv(suite.loupe),
       mcpServers: { loupe: loupeStdioMcp(suite.loupe), tracker: trackerMcp() },
       settings: { hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: loupeCommandLine("hook", "pre-tool-use") }] }] } },
-      onStart: ({ work }) => suite.vendor.setScript(scriptSteps([...steps(work), recoverStep("mcp_loupe_read_result", { tool: "run_shell_command" })])),
+      onStart: ({ work }) =>
+        suite.vendor.setScript(
+          scriptSteps([
+            ...steps(work),
+            recoverStep("mcp_loupe_read_result", { tool: "run_shell_command" }),
+            // What the model says before a shell call reaches loupe exec through Gemini CLI's chat file (transcript_path).
+            callTool("run_shell_command", { command: "cat big.txt", description: "Show the file" }, "Let me find where value_1777 is computed."),
+          ]),
+        ),
     });
     t.diagnostic(describeRun(run));
     t.diagnostic(loupeProblems(suite, mark));
@@ -61,6 +69,9 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
     checkFailingEvidence(failing!.text);
     checkGeminiOwn(run);
     checkRecovered(results(run, "mcp_loupe_read_result")[0]!.text, omitted.continuation, longOutputLine);
+    const asked = results(run, "run_shell_command")[2]!.text;
+    assert.match(asked, /\n\[loupe\] lines [\d,]+–[\d,]+ of big\.txt \(3,000 lines\) omitted/, "loupe exec projected the read");
+    assert.ok(asked.split("\n").includes(fileLine(1777)), "the line the model's message named, from the middle of the file");
   });
 
   it("vendor proxy: GOOGLE_GEMINI_BASE_URL at Loupe, keep_tools run_shell_command; the cut counts what Gemini CLI removed and names its saved file", async (t) => {

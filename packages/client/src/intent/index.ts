@@ -4,3 +4,4 @@ export { composeIntent, MAX_INTENT_BYTES } from "./compose-intent.js";
 export { intentFromAnthropicMessages } from "./intent-from-anthropic-messages.js";
 export { intentFromClaudeTranscript, messagesFromClaudeTranscript, modelFromClaudeTranscript } from "./intent-from-claude-transcript.js";
 export { intentFromCodexRollout } from "./intent-from-codex-rollout.js";
+export { intentFromGeminiChat, modelFromGeminiChat } from "./intent-from-gemini-chat.js";

@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { intentFromClaudeTranscript, intentFromCodexRollout, modelFromClaudeTranscript } from "@loupe/client/intent";
+import { intentFromClaudeTranscript, intentFromCodexRollout, intentFromGeminiChat, modelFromClaudeTranscript, modelFromGeminiChat } from "@loupe/client/intent";
 import type { HookRuntime } from "./hook-runtime.js";
 
 /** How much of a transcript's start (the task) and end (the message that asked for the call) is read. */
@@ -16,13 +16,13 @@ const NOTHING: TranscriptContext = { intent: "", model: "" };
 
 /**
  * The intent of a tool call from the runtime's transcript (`transcript_path`: Claude Code's transcript,
- * Codex's rollout): the task and the assistant text that asked for the call, read from the transcript's
- * start and end only; and, from Claude Code's, the model of the last assistant message (Codex names it
- * in the payload). "" for either when the runtime keeps another format, the file cannot be read, or
+ * Codex's rollout, Gemini CLI's chat file): the task and the assistant text that asked for the call,
+ * read from the transcript's start and end only; and, from Claude Code's and Gemini CLI's, the model of
+ * the last reply (Codex names it in the payload). "" for either when the runtime keeps another format, the file cannot be read, or
  * nothing is found: a view without an intent is the view Loupe always gave.
  */
 export async function contextFromTranscript(runtime: HookRuntime, path: string, toolUseId: string): Promise<TranscriptContext> {
-  if ((runtime !== "claude-code" && runtime !== "codex") || path === "") return NOTHING;
+  if (runtime === "opencode" || path === "") return NOTHING;
   try {
     const file = await open(path, "r");
     try {
@@ -35,6 +35,7 @@ export async function contextFromTranscript(runtime: HookRuntime, path: string, 
       const head = await read(0, Math.min(size, HEAD_BYTES));
       const tail = size <= HEAD_BYTES ? head : await read(Math.max(0, size - TAIL_BYTES), Math.min(size, TAIL_BYTES));
       if (runtime === "codex") return { intent: intentFromCodexRollout(head, tail, toolUseId), model: "" };
+      if (runtime === "gemini-cli") return { intent: intentFromGeminiChat(head, tail), model: modelFromGeminiChat(tail) };
       return { intent: intentFromClaudeTranscript(head, tail, toolUseId), model: modelFromClaudeTranscript(tail) };
     } finally {
       await file.close();
