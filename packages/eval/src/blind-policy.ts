@@ -29,6 +29,18 @@ export function headCut(text: string, tokens: number): string {
   return `${decode(encoded.slice(0, Math.max(0, tokens - MARKER_TOKENS)))}${MARKER}`;
 }
 
+/** Per output, `cut` to as many tokens as the reference's first view of it used; whole where the reference kept it whole. */
+function sizedCutPolicy(prefix: string, cut: (text: string, tokens: number) => string, reference: Policy, count: (text: string) => number): Policy {
+  return {
+    name: `${prefix}:${reference.name}`,
+    view: async (row, session, context) => {
+      const view = await reference.view(row, session, context);
+      if (view.firstView === row.output) return { firstView: row.output, saved: false };
+      return { firstView: cut(row.output, count(view.firstView)), saved: false };
+    },
+  };
+}
+
 /**
  * `blind` beside a reference policy (a Loupe view): per output, the first and
  * last halves of as many tokens as the reference's first view of that output
@@ -36,14 +48,7 @@ export function headCut(text: string, tokens: number): string {
  * whole. Nothing is saved. Named `blind:<reference name>`.
  */
 export function createBlindPolicy(reference: Policy, count: (text: string) => number): Policy {
-  return {
-    name: `blind:${reference.name}`,
-    view: async (row, session, context) => {
-      const view = await reference.view(row, session, context);
-      if (view.firstView === row.output) return { firstView: row.output, saved: false };
-      return { firstView: blindCut(row.output, count(view.firstView)), saved: false };
-    },
-  };
+  return sizedCutPolicy("blind", blindCut, reference, count);
 }
 
 /**
@@ -53,12 +58,5 @@ export function createBlindPolicy(reference: Policy, count: (text: string) => nu
  * lines). An output the reference kept whole stays whole. Named `head:<reference name>`.
  */
 export function createHeadPolicy(reference: Policy, count: (text: string) => number): Policy {
-  return {
-    name: `head:${reference.name}`,
-    view: async (row, session, context) => {
-      const view = await reference.view(row, session, context);
-      if (view.firstView === row.output) return { firstView: row.output, saved: false };
-      return { firstView: headCut(row.output, count(view.firstView)), saved: false };
-    },
-  };
+  return sizedCutPolicy("head", headCut, reference, count);
 }

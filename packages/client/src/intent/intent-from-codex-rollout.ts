@@ -1,4 +1,5 @@
 import { composeIntent } from "./compose-intent.js";
+import { INJECTED_CONTEXT, jsonObjects, textOfParts } from "./transcript-lines.js";
 
 /** One item of a Codex rollout's `response_item` lines (the Responses API's items, as Codex records them). */
 interface RolloutItem {
@@ -10,35 +11,12 @@ interface RolloutItem {
 }
 
 function itemsOf(text: string): RolloutItem[] {
-  const items: RolloutItem[] = [];
-  for (const line of text.split("\n")) {
-    let entry: { type?: unknown; payload?: unknown };
-    try {
-      entry = JSON.parse(line) as { type?: unknown; payload?: unknown };
-    } catch {
-      // A line cut at a read boundary, or not JSON: skipped.
-      continue;
-    }
-    if (entry.type === "response_item" && typeof entry.payload === "object" && entry.payload !== null) items.push(entry.payload);
-  }
-  return items;
+  return jsonObjects(text).flatMap((entry) =>
+    entry["type"] === "response_item" && typeof entry["payload"] === "object" && entry["payload"] !== null ? [entry["payload"] as RolloutItem] : [],
+  );
 }
 
-/** The text parts of an item's `content` (input_text, output_text) or a reasoning item's `summary`, joined. */
-function textOf(parts: unknown): string {
-  if (!Array.isArray(parts)) return "";
-  return parts
-    .flatMap((part: unknown) => {
-      const text = typeof part === "object" && part !== null ? (part as { text?: unknown }).text : undefined;
-      return typeof text === "string" ? [text] : [];
-    })
-    .join("\n");
-}
-
-// What Codex itself puts in user messages (its environment, the user's instructions): `<tag>…</tag>` blocks, not the task.
-const INJECTED = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
-
-const isUserText = (item: RolloutItem): boolean => item.type === "message" && item.role === "user" && !INJECTED.test(textOf(item.content));
+const isUserText = (item: RolloutItem): boolean => item.type === "message" && item.role === "user" && !INJECTED_CONTEXT.test(textOfParts(item.content));
 
 /**
  * The intent of a tool call from a Codex rollout (`transcript_path`: JSONL, one `{type, payload}` a
@@ -57,8 +35,8 @@ export function intentFromCodexRollout(head: string, tail: string, callId: strin
   for (let index = end - 1; index >= 0; index--) {
     const item = items[index]!;
     if (item.type === "function_call_output" || isUserText(item)) break;
-    if (item.type === "message" && item.role === "assistant") asking.unshift(textOf(item.content));
-    else if (item.type === "reasoning") asking.unshift(textOf(item.summary));
+    if (item.type === "message" && item.role === "assistant") asking.unshift(textOfParts(item.content));
+    else if (item.type === "reasoning") asking.unshift(textOfParts(item.summary));
   }
-  return composeIntent(task === undefined ? "" : textOf(task.content), asking.filter((text) => text.trim() !== "").join("\n"));
+  return composeIntent(task === undefined ? "" : textOfParts(task.content), asking.filter((text) => text.trim() !== "").join("\n"));
 }

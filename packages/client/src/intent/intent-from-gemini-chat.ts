@@ -1,4 +1,5 @@
 import { composeIntent } from "./compose-intent.js";
+import { INJECTED_CONTEXT, jsonObjects, textOfParts } from "./transcript-lines.js";
 
 /** A message line of Gemini CLI's chat file (`transcript_path`, JSONL): `{id, type: "user"|"gemini", content, thoughts?, model?}`. */
 interface ChatMessage {
@@ -11,14 +12,7 @@ interface ChatMessage {
 
 function messagesOf(text: string): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  for (const line of text.split("\n")) {
-    let entry: ChatMessage;
-    try {
-      entry = JSON.parse(line) as ChatMessage;
-    } catch {
-      // A line cut at a read boundary, or not JSON: skipped.
-      continue;
-    }
+  for (const entry of jsonObjects(text) as ChatMessage[]) {
     if (entry.type !== "user" && entry.type !== "gemini") continue;
     // A message written again (its tool calls added) replaces the earlier line.
     if (messages.at(-1)?.id === entry.id && entry.id !== undefined) messages[messages.length - 1] = entry;
@@ -28,16 +22,7 @@ function messagesOf(text: string): ChatMessage[] {
 }
 
 /** A message's text: a string, or its `{text}` parts (function calls and responses are left out). */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .flatMap((part: unknown) => {
-      const text = typeof part === "object" && part !== null ? (part as { text?: unknown }).text : undefined;
-      return typeof text === "string" ? [text] : [];
-    })
-    .join("\n");
-}
+const textOf = (content: unknown): string => (typeof content === "string" ? content : textOfParts(content));
 
 /** The thoughts Gemini CLI records with a reply (`{subject, description}`), as text. */
 function thoughtsOf(thoughts: unknown): string {
@@ -51,9 +36,6 @@ function thoughtsOf(thoughts: unknown): string {
     .join("\n");
 }
 
-// What Gemini CLI itself puts in user messages (its session context): a `<tag>…</tag>` block, not the task.
-const INJECTED = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
-
 /**
  * The intent of a tool call from Gemini CLI's chat file, read while the call runs (its BeforeTool
  * payload names no call id): the task (the first user message that is not Gemini CLI's own context)
@@ -61,7 +43,9 @@ const INJECTED = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
  * start of the file and `tail` its end (they may be the same text).
  */
 export function intentFromGeminiChat(head: string, tail: string): string {
-  const task = messagesOf(head).find((message) => message.type === "user" && textOf(message.content).trim() !== "" && !INJECTED.test(textOf(message.content)));
+  const task = messagesOf(head).find(
+    (message) => message.type === "user" && textOf(message.content).trim() !== "" && !INJECTED_CONTEXT.test(textOf(message.content)),
+  );
   const asking = messagesOf(tail)
     .reverse()
     .find((message) => message.type === "gemini");
