@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -122,6 +122,31 @@ describe("loupe exec and the pre-tool-use hook", () => {
     };
     assert.match(await rewritten(transcript), /\nrow 4321 resolve_quota_table failed\n/);
     assert.doesNotMatch(await rewritten(join(work, "missing.jsonl")), /row 4321/, "without the transcript the middle line is not in the view");
+  });
+
+  it("pre-tool-use hands loupe exec what a plugin passed of the call (OpenCode's loupe_context), in a private file it removes", async () => {
+    const table = join(work, "plugin-table.txt");
+    await writeFile(
+      table,
+      Array.from({ length: 6000 }, (_, index) => (index === 2220 ? "row 2221 zebra_quota_table failed" : `row ${String(index + 1)} of the table`)).join("\n") +
+        "\n",
+    );
+    const payload = {
+      session_id: "exec-plugin",
+      hook_event_name: "tool.execute.before",
+      tool_name: "bash",
+      tool_use_id: "call_7",
+      tool_input: { command: `cat ${table}` },
+      loupe_context: { task: "Find out why zebra_quota_table fails", asking: "", model: "gpt-4.1" },
+    };
+    const hook = await runLoupeCommand(["hook", "pre-tool-use", "--runtime", "opencode"], JSON.stringify(payload), env);
+    const wrapped = (JSON.parse(hook.stdout) as { updatedInput: { command: string } }).updatedInput.command;
+    const contextFile = /--context-file '([^']+)'/.exec(wrapped)?.[1] ?? "";
+    assert.match(contextFile, /loupe-exec-[0-9a-f]+\.context$/);
+    assert.equal((await stat(contextFile)).mode & 0o777, 0o600);
+    const printed = (await run("bash", ["-c", wrapped], { env: { ...process.env, ...env }, cwd: repoRoot() })).stdout;
+    assert.match(printed, /\nrow 2221 zebra_quota_table failed\n/);
+    await assert.rejects(stat(contextFile), { code: "ENOENT" });
   });
 
   it("pre-tool-use runs a command that could end the shell (exit) in a subshell, so its output is still reported", async () => {

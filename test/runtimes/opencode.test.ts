@@ -59,13 +59,21 @@ describe("OpenCode 1.18.33 with Loupe", () => {
       timeoutMs: 180_000,
       onStart: ({ work }) =>
         suite.vendor.setScript(
-          scriptSteps([...steps(work), recoverStep("loupe_read_result", { tool: "bash" }), recoverStep("loupe_read_result", { tool: "read" })]),
+          scriptSteps([
+            ...steps(work),
+            recoverStep("loupe_read_result", { tool: "bash" }),
+            recoverStep("loupe_read_result", { tool: "read" }),
+            // What the model says before a call reaches Loupe through the plugin, which reads the session's messages.
+            callTool("read", { filePath: `${work}/big.txt` }, "Let me find where value_1777 is computed."),
+          ]),
         ),
     });
     t.diagnostic(describeRun(run));
     t.diagnostic(loupeProblems(suite, mark));
     assert.equal(run.exitCode, 0, run.stderr);
 
+    const asked = results(run, "read")[1]!.text;
+    assert.ok(asked.split("\n").includes(`1777: ${fileLine(1777)}`), "the line the model's message named, from the middle of the file");
     const [long, failing] = results(run, "bash");
     assert.match(long!.text, /^\[loupe\] \$ awk .* · exit 0(?: · [\d.]+ (?:ms|s))?\n00001 INFO /);
     const [omitted] = omissionNotices(long!.text);

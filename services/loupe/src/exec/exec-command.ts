@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, readFile, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { AppError } from "@loupe/errors";
 import { DEFAULT_MAX_RESULT_BYTES } from "@loupe/grpc/limits";
@@ -40,6 +40,8 @@ interface ReportFlags {
   addr?: string | undefined;
   /** The runtime's transcript and the call's id in it (the pre-tool hook passes them): the intent is read there. */
   transcript?: string | undefined;
+  /** A file holding the call's intent and model (what a plugin passed the pre-tool hook): read, then removed. */
+  contextFile?: string | undefined;
   toolUseId?: string | undefined;
   runtime?: string | undefined;
 }
@@ -49,7 +51,7 @@ async function report(run: Report, flags: ReportFlags, env: NodeJS.ProcessEnv): 
   const output = await readCaptured(run.outputFile, maxResultBytes);
   const caller = projectCaller(env, maxResultBytes, flags.addr);
   const runtime = HOOK_RUNTIMES.find((known) => known === flags.runtime) ?? "claude-code";
-  const { intent, model } = await contextFromTranscript(runtime, flags.transcript ?? "", flags.toolUseId ?? "");
+  const { intent, model } = (await contextFromFile(flags.contextFile)) ?? (await contextFromTranscript(runtime, flags.transcript ?? "", flags.toolUseId ?? ""));
   try {
     const response = await caller.project(
       {
@@ -79,6 +81,20 @@ async function report(run: Report, flags: ReportFlags, env: NodeJS.ProcessEnv): 
   }
 }
 
+/** The intent and model the pre-tool hook wrote for this call (see --context-file), the file removed; undefined when there is none. */
+async function contextFromFile(path: string | undefined): Promise<{ intent: string; model: string } | undefined> {
+  if (path === undefined) return undefined;
+  try {
+    const { intent, model } = JSON.parse(await readFile(path, "utf8")) as { intent?: unknown; model?: unknown };
+    return { intent: typeof intent === "string" ? intent : "", model: typeof model === "string" ? model : "" };
+  } catch {
+    // Gone or unreadable: the view is made without it.
+    return undefined;
+  } finally {
+    await rm(path, { force: true }).catch(() => undefined);
+  }
+}
+
 /**
  * The duration a shell reported: `--duration-ms`, else the difference of two readings of its
  * SECONDS (`--start-seconds`, `--end-seconds`), in ms; 0 (unknown) when neither is a whole number
@@ -103,7 +119,7 @@ export function reportedDurationMs(durationMs: string | undefined, startSeconds:
  * output is captured before the runtime cuts it.
  *
  * `loupe exec --report FILE --exit-code N [--duration-ms N | --start-seconds S --end-seconds E] [--runtime R --transcript PATH
- * --tool-use-id ID] --command CMD …` projects an output
+ * --tool-use-id ID] [--context-file FILE] --command CMD …` projects an output
  * a shell already captured into FILE (the form the pre-tool hook uses inside the agent's own shell,
  * so `cd` and `export` keep working) and exits with N.
  */
@@ -125,6 +141,7 @@ export async function execCommand(args: readonly string[], env: NodeJS.ProcessEn
       "transcript",
       "tool-use-id",
       "runtime",
+      "context-file",
     ],
     [],
   );
@@ -136,6 +153,7 @@ export async function execCommand(args: readonly string[], env: NodeJS.ProcessEn
     transcript: flags.values.transcript,
     toolUseId: flags.values["tool-use-id"],
     runtime: flags.values.runtime,
+    contextFile: flags.values["context-file"],
   };
   if (flags.values.report !== undefined) {
     const exitCode = Number(flags.values["exit-code"]);

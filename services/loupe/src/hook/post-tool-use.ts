@@ -6,7 +6,7 @@ import { errorMessage, passThrough, positiveInt, readPayload, stringField, type 
 import { CANNOT_REPLACE, carriesContext, hookRuntimeOf, isLoupeMcpTool, replaceOutputAnswer } from "./hook-runtime.js";
 import { filePathOf, readLayout } from "./read-layout.js";
 import { readFromDisk } from "./read-from-disk.js";
-import { contextFromTranscript } from "./transcript-intent.js";
+import { contextFromPayload, contextFromTranscript } from "./transcript-intent.js";
 
 export type { HookIo } from "./hook-io.js";
 
@@ -92,7 +92,8 @@ export async function postToolUseHook(env: NodeJS.ProcessEnv, io: HookIo, runtim
     if (Buffer.byteLength(original) > maxResultBytes)
       return (passThrough(io, `tool output larger than LOUPE_MAX_RESULT_BYTES [limit_bytes=${String(maxResultBytes)}]`), 0);
 
-    const { intent, model: transcriptModel } = await contextFromTranscript(runtime, stringField(input, "transcript_path"), stringField(input, "tool_use_id"));
+    const { intent, model: transcriptModel } =
+      contextFromPayload(input) ?? (await contextFromTranscript(runtime, stringField(input, "transcript_path"), stringField(input, "tool_use_id")));
     // The model the view is for sets its budget's margin: Codex names it in the payload, Claude Code in its transcript.
     const model = stringField(input, "model") || transcriptModel;
     const timeoutMs = positiveInt(env, "LOUPE_HOOK_TIMEOUT_MS", DEFAULT_HOOK_TIMEOUT_MS);

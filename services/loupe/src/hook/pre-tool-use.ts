@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errorMessage, passThrough, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REWRITE, hookRuntimeOf, replaceInputAnswer } from "./hook-runtime.js";
+import { contextFromPayload } from "./transcript-intent.js";
 import { isWrappable, wrapShellCommand, type LoupeInvocation } from "./wrap-shell-command.js";
 
 /** Shell tools whose `command` input the hook rewrites, by the names runtimes give them. */
@@ -41,6 +42,15 @@ export function createOutputFile(folder: string = tmpdir()): string {
   const path = join(folder, `loupe-exec-${randomBytes(12).toString("hex")}.out`);
   closeSync(openSync(path, "wx", 0o600));
   return path;
+}
+
+/** What a plugin passed of the call (see contextFromPayload), in a private file for `loupe exec`; none when it passed nothing. */
+function contextFileOf(payload: Record<string, unknown>): { contextFile?: string } {
+  const context = contextFromPayload(payload);
+  if (context === undefined || (context.intent === "" && context.model === "")) return {};
+  const path = join(tmpdir(), `loupe-exec-${randomBytes(12).toString("hex")}.context`);
+  writeFileSync(path, JSON.stringify(context), { flag: "wx", mode: 0o600 });
+  return { contextFile: path };
 }
 
 /**
@@ -81,6 +91,7 @@ export async function preToolUseHook(
       toolName,
       outputFile: createOutputFile(),
       transcript: { runtime, path: stringField(input, "transcript_path"), toolUseId: stringField(input, "tool_use_id") },
+      ...contextFileOf(input),
     });
     const event = stringField(input, "hook_event_name") || "PreToolUse";
     io.writeOut(JSON.stringify(replaceInputAnswer(runtime, event, { ...args, command: wrapped })) + "\n");

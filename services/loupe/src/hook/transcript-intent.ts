@@ -1,5 +1,12 @@
 import { open } from "node:fs/promises";
-import { intentFromClaudeTranscript, intentFromCodexRollout, intentFromGeminiChat, modelFromClaudeTranscript, modelFromGeminiChat } from "@loupe/client/intent";
+import {
+  composeIntent,
+  intentFromClaudeTranscript,
+  intentFromCodexRollout,
+  intentFromGeminiChat,
+  modelFromClaudeTranscript,
+  modelFromGeminiChat,
+} from "@loupe/client/intent";
 import type { HookRuntime } from "./hook-runtime.js";
 
 /** How much of a transcript's start (the task) and end (the message that asked for the call) is read. */
@@ -44,4 +51,16 @@ export async function contextFromTranscript(runtime: HookRuntime, path: string, 
     // No transcript to read (moved, not yet written, another format): no intent.
     return NOTHING;
   }
+}
+
+/**
+ * What a plugin passes itself of the call (OpenCode's: `loupe_context: { task, asking, model }`, read from
+ * the session's messages), as an intent and a model; undefined when the payload carries none.
+ */
+export function contextFromPayload(payload: Record<string, unknown>): TranscriptContext | undefined {
+  const context = payload["loupe_context"];
+  if (typeof context !== "object" || context === null) return undefined;
+  const { task, asking, model } = context as { task?: unknown; asking?: unknown; model?: unknown };
+  const text = (value: unknown): string => (typeof value === "string" ? value : "");
+  return { intent: composeIntent(text(task), text(asking)), model: text(model).slice(0, 200) };
 }

@@ -18,6 +18,8 @@ export interface WrapOptions {
   outputFile: string;
   /** Where the runtime keeps its transcript, and the call's id in it: `loupe exec` reads the call's intent there. */
   transcript?: { runtime: string; path: string; toolUseId: string };
+  /** A private file holding the call's intent and model (what a plugin passed): `loupe exec` reads it, then removes it. */
+  contextFile?: string;
 }
 
 /** Marks a command this module wrote, so it is never wrapped twice. */
@@ -50,6 +52,7 @@ export function wrapShellCommand(command: string, loupe: LoupeInvocation, option
       : [
           `--runtime ${shellQuote(options.transcript.runtime)} --transcript ${shellQuote(options.transcript.path)} --tool-use-id ${shellQuote(options.transcript.toolUseId)}`,
         ]),
+    ...(options.contextFile === undefined ? [] : [`--context-file ${shellQuote(options.contextFile)}`]),
     `--command ${shellQuote(command)}`,
   ].join(" ");
   const [open, close] = LEAVES_SHELL.test(command) ? ["(", ")"] : ["{", "}"];

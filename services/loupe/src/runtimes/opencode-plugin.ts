@@ -7,7 +7,9 @@ import type { LoupeInvocation } from "../hook/wrap-shell-command.js";
  * KB) and prints Loupe's first view; `tool.execute.after` replaces the output of other tools
  * (read, grep, MCP tools) by Loupe's first view. Both go through `loupe hook … --runtime
  * opencode`, so they behave as the hooks of the other runtimes do, and leave the tool alone
- * whenever `loupe` fails or is slow.
+ * whenever `loupe` fails or is slow. Each passes what the call is for (`loupe_context`: the task,
+ * what the model said and reasoned before the call, its model), read from the session's messages
+ * through the plugin's client: OpenCode keeps no transcript file for the hooks to read.
  */
 export function opencodePluginSource(invocation: LoupeInvocation): string {
   return `// Loupe for OpenCode (written by \`loupe plugin opencode\`): shell commands run through \`loupe exec\`,
@@ -38,10 +40,35 @@ function loupe(args, payload) {
   });
 }
 
-export const LoupePlugin = async () => ({
+// What the call is for, from the session's messages: the task (the first user message's text) and what the
+// model said and reasoned in the message that asked for the call, before it (else its last message); the
+// model that message is from. Nothing when the session cannot be read: the view is then made without it.
+async function callContext(client, sessionID, callID) {
+  try {
+    const messages = (await client.session.messages({ path: { id: sessionID } }))?.data ?? [];
+    const texts = (parts) => parts.filter((part) => (part.type === "text" || part.type === "reasoning") && typeof part.text === "string").map((part) => part.text);
+    const task = texts(messages.find((message) => message.info?.role === "user")?.parts ?? []).join("\\n");
+    const assistants = messages.filter((message) => message.info?.role === "assistant");
+    const asking = assistants.find((message) => (message.parts ?? []).some((part) => part.type === "tool" && part.callID === callID)) ?? assistants.at(-1);
+    const parts = asking?.parts ?? [];
+    const at = parts.findIndex((part) => part.type === "tool" && part.callID === callID);
+    return { task, asking: texts(at < 0 ? parts : parts.slice(0, at)).join("\\n"), model: asking?.info?.modelID ?? "" };
+  } catch {
+    return undefined;
+  }
+}
+
+export const LoupePlugin = async ({ client }) => ({
   "tool.execute.before": async (input, output) => {
     if (input.tool !== "bash" || typeof output.args?.command !== "string") return;
-    const payload = { session_id: input.sessionID, hook_event_name: "tool.execute.before", tool_name: input.tool, tool_input: output.args };
+    const payload = {
+      session_id: input.sessionID,
+      hook_event_name: "tool.execute.before",
+      tool_name: input.tool,
+      tool_input: output.args,
+      tool_use_id: input.callID,
+      loupe_context: await callContext(client, input.sessionID, input.callID),
+    };
     const answer = await loupe(["hook", "pre-tool-use", "--runtime", "opencode"], payload);
     if (typeof answer?.updatedInput?.command === "string") output.args.command = answer.updatedInput.command;
   },
@@ -49,7 +76,15 @@ export const LoupePlugin = async () => ({
     if (input.tool === "bash") return;
     const response = typeof output.output === "string" ? output.output : Array.isArray(output.content) ? { content: output.content } : undefined;
     if (response === undefined) return;
-    const payload = { session_id: input.sessionID, hook_event_name: "tool.execute.after", tool_name: input.tool, tool_input: input.args ?? {}, tool_use_id: input.callID, tool_response: response };
+    const payload = {
+      session_id: input.sessionID,
+      hook_event_name: "tool.execute.after",
+      tool_name: input.tool,
+      tool_input: input.args ?? {},
+      tool_use_id: input.callID,
+      tool_response: response,
+      loupe_context: await callContext(client, input.sessionID, input.callID),
+    };
     const answer = await loupe(["hook", "post-tool-use", "--runtime", "opencode"], payload);
     const updated = answer?.updatedToolOutput;
     if (typeof updated === "string" && typeof output.output === "string") output.output = updated;
