@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
@@ -65,7 +67,7 @@ describe("the hook and loupe exec over HTTP", () => {
     assert.match(refused.stderr, new RegExp(`projection failed \\[addr=${http}, timeout_ms=2000, error=HTTP 401: unauthenticated`));
   });
 
-  it("falls back to gRPC when nothing listens on the HTTP port, and says where it tried when neither answers", async () => {
+  it("falls back to gRPC when nothing listens on the HTTP port or another server answers there, and says where it tried when neither answers", async () => {
     const closed = "http://127.0.0.1:1";
     const { fallingBack, grpcCaller, httpCaller } = await import("../../services/loupe/src/project-call/project-call.js");
     const env = { ...process.env, LOUPE_TOKEN: token };
@@ -77,6 +79,18 @@ describe("the hook and loupe exec over HTTP", () => {
     const answer = await fallingBack(httpCaller(closed, { token, ca: undefined }), grpcCaller(env, grpc, 64 << 20)).project(request, 5000);
     assert.match(answer.parts.map((part) => part.value).join(""), /of 6,000 omitted/);
     assert.notEqual(answer.resultId, "");
+    // Another server on the port (a development server on 8080): its 404 page is not Loupe's answer, so the other way is taken.
+    const other = createServer((_request, response) => response.writeHead(404, { "content-type": "text/html" }).end("<h1>Not Found</h1>"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      const otherUrl = `http://127.0.0.1:${String((other.address() as AddressInfo).port)}`;
+      const viaOther = await fallingBack(httpCaller(otherUrl, { token, ca: undefined }), grpcCaller(env, grpc, 64 << 20)).project(request, 5000);
+      assert.notEqual(viaOther.resultId, "");
+      const alone = await runHook("post-tool-use", bashPayload(numberedLines(6000), "http-other"), { LOUPE_HTTP_URL: otherUrl });
+      assert.match(alone.stderr, /projection failed .*HTTP 404: not JSON: <h1>Not Found<\/h1> \(not Loupe's answer\)/);
+    } finally {
+      other.close();
+    }
     const down = await runHook("post-tool-use", bashPayload(numberedLines(6000), "http-down"), { LOUPE_HTTP_URL: closed });
     assert.equal(down.code, 0);
     assert.equal(down.stdout, "");

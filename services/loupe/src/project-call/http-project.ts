@@ -43,8 +43,9 @@ function jsonBody(request: ProjectCallRequest): string {
 
 /**
  * Project over Loupe's HTTP/JSON API (`POST <url>/v1/project`), with node's own HTTP client. Rejects
- * with the connection's error (its `code`, e.g. ECONNREFUSED), a timeout after `timeoutMs`, or Loupe's
- * answer to a refused call (`<code>: <message>`, HTTP status).
+ * with the connection's error (its `code`, e.g. ECONNREFUSED), a timeout after `timeoutMs`, Loupe's
+ * answer to a refused call (`<code>: <message>`, HTTP status), or — code NOT_LOUPE — an answer no Loupe
+ * gives (not JSON, 404 or 405: another server on the port).
  */
 export function projectOverHttp(url: string, access: HttpAccess, call: ProjectCallRequest, timeoutMs: number): Promise<ProjectCallAnswer> {
   const body = Buffer.from(jsonBody(call));
@@ -72,17 +73,26 @@ export function projectOverHttp(url: string, access: HttpAccess, call: ProjectCa
   });
 }
 
+/** An answer that is not Loupe's (another server on the port): its error's `code` is NOT_LOUPE. */
+export const NOT_LOUPE = "ENOTLOUPE";
+
+function notLoupe(message: string): Error {
+  return Object.assign(new Error(`${message} (not Loupe's answer)`), { code: NOT_LOUPE });
+}
+
 async function readAnswer(incoming: IncomingMessage): Promise<ProjectCallAnswer> {
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
+  const status = incoming.statusCode ?? 0;
   let answer: JsonAnswer;
   try {
     answer = JSON.parse(text) as JsonAnswer;
   } catch {
-    throw new Error(`HTTP ${String(incoming.statusCode)}: not JSON: ${text.slice(0, 200)}`);
+    throw notLoupe(`HTTP ${String(status)}: not JSON: ${text.slice(0, 200)}`);
   }
-  const status = incoming.statusCode ?? 0;
+  // Loupe serves this route: a 404 or 405 there is another server on the port.
+  if (status === 404 || status === 405) throw notLoupe(`HTTP ${String(status)}: ${answer.message ?? text.slice(0, 200)}`);
   if (status < 200 || status >= 300) throw new Error(`HTTP ${String(status)}: ${answer.code ?? "error"}: ${answer.message ?? text.slice(0, 200)}`);
   return {
     parts: (answer.parts ?? []).flatMap((part): ProjectCallAnswer["parts"] =>

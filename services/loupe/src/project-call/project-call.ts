@@ -3,7 +3,7 @@
 // and protobuf's descriptors take to load — else over gRPC. Loads no gRPC unless it is used
 // (test/repo/process-imports.test.ts holds it to that).
 import { DEFAULT_ADDRESS, loupeClientOptionsFromEnv } from "@loupe/client/connection-env";
-import { projectOverHttp, type HttpAccess } from "./http-project.js";
+import { NOT_LOUPE, projectOverHttp, type HttpAccess } from "./http-project.js";
 
 /** What the commands send: a ProjectRequest's fields they fill. */
 export interface ProjectCallRequest {
@@ -81,7 +81,7 @@ export function projectCaller(env: NodeJS.ProcessEnv, maxResultBytes: number, fl
   return route.fallbackGrpc === undefined ? http : fallingBack(http, grpc(route.fallbackGrpc));
 }
 
-/** `first`, and `then` (with what is left of the deadline) when nothing listens where `first` calls. */
+/** `first`, and `then` (with what is left of the deadline) when nothing listens where `first` calls, or no Loupe answers there. */
 export function fallingBack(first: ProjectCaller, then: ProjectCaller): ProjectCaller {
   return {
     where: `${first.where} (or ${then.where})`,
@@ -90,8 +90,9 @@ export function fallingBack(first: ProjectCaller, then: ProjectCaller): ProjectC
       try {
         return await first.project(request, timeoutMs);
       } catch (error) {
-        // Nothing listens there (a Loupe serving gRPC alone): the other way.
-        if ((error as NodeJS.ErrnoException).code !== "ECONNREFUSED") throw error;
+        // Nothing listens there, or another server does (a Loupe serving gRPC alone, a development server on 8080): the other way.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ECONNREFUSED" && code !== NOT_LOUPE) throw error;
         return then.project(request, Math.max(1, timeoutMs - (Date.now() - started)));
       }
     },
