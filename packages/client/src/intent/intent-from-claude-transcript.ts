@@ -1,20 +1,13 @@
 import type { AnthropicContentBlock, AnthropicMessage } from "@loupe/conversation";
 import { intentFromAnthropicMessages } from "./intent-from-anthropic-messages.js";
+import { jsonObject } from "./transcript-lines.js";
 
 interface TranscriptLine {
   type?: unknown;
   message?: { id?: unknown; role?: unknown; content?: unknown; model?: unknown };
 }
 
-function parseLine(line: string): TranscriptLine | undefined {
-  try {
-    const parsed = JSON.parse(line) as unknown;
-    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
-  } catch {
-    // A line cut at a read boundary, or not JSON: skipped.
-    return undefined;
-  }
-}
+const parseLine = (line: string): TranscriptLine | undefined => jsonObject(line);
 
 /**
  * The messages of a Claude Code transcript (JSONL: one `{type: "user"|"assistant", message}` per

@@ -1,15 +1,20 @@
-/** The JSON objects of a JSONL transcript, in order; lines that are not one (cut at a read boundary, or not JSON) are skipped. */
-export function jsonObjects(text: string): Record<string, unknown>[] {
-  const objects: Record<string, unknown>[] = [];
-  for (const line of text.split("\n")) {
-    try {
-      const value: unknown = JSON.parse(line);
-      if (typeof value === "object" && value !== null && !Array.isArray(value)) objects.push(value as Record<string, unknown>);
-    } catch {
-      // A line cut at a read boundary, or not JSON: skipped.
-    }
+/** One JSONL line as a JSON object; undefined when it is not one (cut at a read boundary, or not JSON). */
+export function jsonObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    // A line cut at a read boundary, or not JSON: skipped.
+    return undefined;
   }
-  return objects;
+}
+
+/** The JSON objects of a JSONL transcript, in order; lines that are not one are skipped. */
+export function jsonObjects(text: string): Record<string, unknown>[] {
+  return text.split("\n").flatMap((line): Record<string, unknown>[] => {
+    const object = jsonObject(line);
+    return object === undefined ? [] : [object];
+  });
 }
 
 /** The `text` of each part of a message's content (`[{text}, …]`), joined by newlines; other parts are left out. */

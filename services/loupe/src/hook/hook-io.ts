@@ -58,3 +58,9 @@ export function stringField(payload: Record<string, unknown>, name: string): str
   const value = payload[name];
   return typeof value === "string" ? value : "";
 }
+
+/** A payload's field that is a JSON object (`tool_input`, a response's `file`); {} when absent or not an object. */
+export function objectField(payload: unknown, name: string): Record<string, unknown> {
+  const value = typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>)[name] : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

@@ -45,10 +45,23 @@ export function numberedReadView(input: NumberedReadInput): NumberedReadView | u
   // A single line longer than the room is still shown: a read always advances.
   if (kept === 0) kept = 1;
   if (kept >= total) return undefined;
-  const first = input.startLine + kept;
-  const last = input.startLine + total - 1;
-  const recover = JSON.stringify({ result_id: input.resultId, start_line: kept + 1, end_line: total });
-  const read = input.filePath === undefined ? "" : ` or Read ${JSON.stringify({ file_path: input.filePath, offset: first, limit: total - kept })}`;
-  const notice = `[loupe] lines ${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of this read are not shown; read them with read_result ${recover}${read}`;
-  return { content: lines.slice(0, kept).join("\n"), numLines: kept, notice };
+  return { content: lines.slice(0, kept).join("\n"), numLines: kept, notice: restOfReadNotice(input, kept + 1, total, "are not shown") };
+}
+
+/**
+ * The notice for a read's lines `from`–`total` (1-based, in the read's own lines) that a layout does not
+ * show: their file numbers (the read starts at file line `startLine`), and the exact calls that read them —
+ * Loupe's read_result continuation, and the runtime's own Read when the file's path is known.
+ */
+export function restOfReadNotice(
+  read: { resultId: string; startLine: number; filePath?: string },
+  from: number,
+  total: number,
+  verb: "are not shown" | "are not all shown here",
+): string {
+  const first = read.startLine + from - 1;
+  const last = read.startLine + total - 1;
+  const recover = JSON.stringify({ result_id: read.resultId, start_line: from, end_line: total });
+  const call = read.filePath === undefined ? "" : ` or Read ${JSON.stringify({ file_path: read.filePath, offset: first, limit: last - first + 1 })}`;
+  return `[loupe] lines ${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of this read ${verb}; read them with read_result ${recover}${call}`;
 }

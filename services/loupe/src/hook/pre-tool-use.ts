@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errorMessage, passThrough, readPayload, stringField, type HookIo } from "./hook-io.js";
@@ -32,25 +32,28 @@ export function currentInvocation(): LoupeInvocation {
   return { argv: [process.execPath, ...flags, process.argv[1] ?? ""] };
 }
 
+/** A new file in `folder` holding `content`, readable by its owner alone, with a name nobody can guess or take first. */
+function createPrivateFile(folder: string, extension: string, content: string): string {
+  const path = join(folder, `loupe-exec-${randomBytes(12).toString("hex")}.${extension}`);
+  writeFileSync(path, content, { flag: "wx", mode: 0o600 });
+  return path;
+}
+
 /**
- * Creates the empty file a wrapped command writes its output to: in the temporary folder, readable
- * by its owner alone, with a name nobody can guess or take first. The hook makes it, so the
- * command needs no `$(mktemp)` (which Gemini CLI refuses); the command removes it after the report
- * (a command the agent then never runs, say one the user refused, leaves it behind, empty).
+ * Creates the empty file a wrapped command writes its output to, in the temporary folder (see
+ * createPrivateFile). The hook makes it, so the command needs no `$(mktemp)` (which Gemini CLI
+ * refuses); the command removes it after the report (a command the agent then never runs, say one
+ * the user refused, leaves it behind, empty).
  */
 export function createOutputFile(folder: string = tmpdir()): string {
-  const path = join(folder, `loupe-exec-${randomBytes(12).toString("hex")}.out`);
-  closeSync(openSync(path, "wx", 0o600));
-  return path;
+  return createPrivateFile(folder, "out", "");
 }
 
 /** What a plugin passed of the call (see contextFromPayload), in a private file for `loupe exec`; none when it passed nothing. */
 function contextFileOf(payload: Record<string, unknown>): { contextFile?: string } {
   const context = contextFromPayload(payload);
   if (context === undefined || (context.intent === "" && context.model === "")) return {};
-  const path = join(tmpdir(), `loupe-exec-${randomBytes(12).toString("hex")}.context`);
-  writeFileSync(path, JSON.stringify(context), { flag: "wx", mode: 0o600 });
-  return { contextFile: path };
+  return { contextFile: createPrivateFile(tmpdir(), "context", JSON.stringify(context)) };
 }
 
 /**

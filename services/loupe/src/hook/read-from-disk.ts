@@ -1,7 +1,7 @@
 import type { ToolText } from "./extract-tool-text.js";
 import type { HookRuntime } from "./hook-runtime.js";
 import { openCodeWholeRead } from "./opencode-read.js";
-import { readReport } from "./read-layout.js";
+import { objectField, stringField } from "./hook-io.js";
 import { wholeRead } from "./whole-read.js";
 
 /**
@@ -16,8 +16,9 @@ export async function readFromDisk(
   toolResponse: unknown,
   maxBytes: number,
 ): Promise<string | undefined> {
-  if (text.numbered !== undefined) return wholeRead(readReport(input, toolResponse, maxBytes));
+  const args = objectField(input, "tool_input");
+  if (text.numbered !== undefined)
+    return wholeRead({ file: objectField(toolResponse, "file"), args, cwd: stringField(input, "cwd") || process.cwd(), maxBytes });
   if (runtime !== "opencode" || toolName !== "read" || typeof toolResponse !== "string") return undefined;
-  const args = input["tool_input"];
-  return openCodeWholeRead(typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {}, toolResponse, maxBytes);
+  return openCodeWholeRead(args, toolResponse, maxBytes);
 }

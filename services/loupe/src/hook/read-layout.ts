@@ -1,8 +1,7 @@
 import type { ProjectCallAnswer } from "../project-call/project-call.js";
-import { stringField } from "./hook-io.js";
+import { objectField } from "./hook-io.js";
 import { numberedReadView } from "./numbered-read-view.js";
 import { windowedReadView } from "./windowed-read-view.js";
-import type { ReadReport } from "./whole-read.js";
 
 /** Claude Code shows a hook's context of up to 10,000 characters beside the output (more goes to a file and a 2 KB preview): kept well under. */
 const MAX_CONTEXT_CHARS = 9000;
@@ -20,13 +19,11 @@ export function readLayout(
   withContext: boolean,
   path: { filePath?: string },
 ): { shown: string; numLines: number; startLine?: number; context?: string } | undefined {
-  const totalLines = original.split("\n").length - (original.endsWith("\n") ? 1 : 0);
   const windowed = withContext
     ? windowedReadView({
         viewText: view,
         original,
         omissions: response.omissions,
-        totalLines,
         startLine,
         resultId: response.resultId,
         maxContextChars: MAX_CONTEXT_CHARS,
@@ -48,16 +45,8 @@ export function readLayout(
     : { shown: `${numbered.content}\n${numbered.notice}`, numLines: numbered.numLines + 1 };
 }
 
-/** What wholeRead needs of a numbered read's payload: the response's `file`, the call's arguments and the session's folder. */
-export function readReport(input: Record<string, unknown>, toolResponse: unknown, maxBytes: number): ReadReport {
-  const object = (value: unknown): Record<string, unknown> =>
-    typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  return { file: object(object(toolResponse)["file"]), args: object(input["tool_input"]), cwd: stringField(input, "cwd") || process.cwd(), maxBytes };
-}
-
 /** The read's `file_path` argument, for the runtime's own Read call in notices. */
 export function filePathOf(input: Record<string, unknown>): { filePath?: string } {
-  const args = input["tool_input"];
-  const path = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["file_path"] : undefined;
+  const path = objectField(input, "tool_input")["file_path"];
   return typeof path === "string" ? { filePath: path } : {};
 }

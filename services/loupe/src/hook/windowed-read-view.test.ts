@@ -28,7 +28,7 @@ function viewOf(kept: readonly [number, number][], notices: Record<number, strin
 }
 
 const ORIGINAL = Array.from({ length: TOTAL }, (_, index) => readLine(index + 1)).join("\n");
-const base = { original: ORIGINAL, totalLines: TOTAL, startLine: START, resultId: "r_1", filePath: "/w/app.py", maxContextChars: 9000 };
+const base = { original: ORIGINAL, startLine: START, resultId: "r_1", filePath: "/w/app.py", maxContextChars: 9000 };
 
 /** Every `N\t` line of a context must be the file's line N. */
 function numberedIn(context: string): number[] {

@@ -1,3 +1,5 @@
+import { restOfReadNotice } from "./numbered-read-view.js";
+
 /** A line range a view left out of a read (1-based, inclusive, in the read's own lines). */
 export interface OmittedLines {
   startLine?: number | undefined;
@@ -10,10 +12,8 @@ export interface WindowedReadInput {
   viewText: string;
   /** The view's omissions; each must carry a line range. */
   omissions: readonly OmittedLines[];
-  /** The read's content as the tool gave it: tells a line of the file that starts like a notice from a notice. */
+  /** The read's content as the tool gave it: its lines, and a line of the file that starts like a notice told from a notice. */
   original: string;
-  /** Lines in the read's content. */
-  totalLines: number;
   /** The file line the read's content starts at (the runtime numbers from it). */
   startLine: number;
   resultId: string;
@@ -52,10 +52,13 @@ const LEAD = "[loupe] more of this read follows, each line numbered as in the fi
  * not matching the lines it kept); the caller then falls back to the head of the read.
  */
 export function windowedReadView(input: WindowedReadInput): WindowedReadView | undefined {
-  const kept = keptRuns(input.omissions, input.totalLines);
+  const originalLines = input.original.split("\n");
+  if (originalLines.at(-1) === "") originalLines.pop();
+  const totalLines = originalLines.length;
+  const kept = keptRuns(input.omissions, totalLines);
   const first = kept?.[0];
   if (kept === undefined || first === undefined) return undefined;
-  const items = itemsOf(input.viewText, kept, input.original.split("\n"));
+  const items = itemsOf(input.viewText, kept, originalLines);
   if (items === undefined) return undefined;
   const firstRunEnd = first.start + first.count - 1;
   const content: string[] = [];
@@ -77,7 +80,7 @@ export function windowedReadView(input: WindowedReadInput): WindowedReadView | u
     }
     const shownItems = rest.slice(0, fits - lead.length);
     const lastShown = Math.max(firstRunEnd, ...shownItems.flatMap((item) => ("line" in item ? [item.line] : [])));
-    lines = [...lines.slice(0, fits), ...(lastShown < input.totalLines ? [closingNotice(input, lastShown + 1)] : [])];
+    lines = [...lines.slice(0, fits), ...(lastShown < totalLines ? [restOfReadNotice(input, lastShown + 1, totalLines, "are not all shown here")] : [])];
   }
   return { content: content.join("\n"), numLines: content.length, startLine: fileLine(first.start), context: lines.join("\n") };
 }
@@ -117,14 +120,6 @@ function itemsOf(viewText: string, runs: readonly { start: number; count: number
     else return undefined;
   }
   return next === numbers.length ? items : undefined;
-}
-
-function closingNotice(input: WindowedReadInput, from: number): string {
-  const recover = JSON.stringify({ result_id: input.resultId, start_line: from, end_line: input.totalLines });
-  const first = input.startLine + from - 1;
-  const last = input.startLine + input.totalLines - 1;
-  const read = input.filePath === undefined ? "" : ` or Read ${JSON.stringify({ file_path: input.filePath, offset: first, limit: last - first + 1 })}`;
-  return `[loupe] lines ${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of this read are not all shown here; read them with read_result ${recover}${read}`;
 }
 
 const lengthOf = (lines: readonly string[]): number => lines.reduce((sum, line) => sum + line.length + 1, 0) - (lines.length > 0 ? 1 : 0);

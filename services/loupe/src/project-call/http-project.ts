@@ -62,7 +62,6 @@ export function projectOverHttp(url: string, access: HttpAccess, call: ProjectCa
           ...(access.token === undefined ? {} : { authorization: `Bearer ${access.token}` }),
         },
         ...(access.ca === undefined ? {} : { ca: access.ca }),
-        timeout: timeoutMs,
       },
       (incoming) => void readAnswer(incoming).then(resolve, reject),
     );
