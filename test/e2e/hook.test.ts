@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTokenCounter } from "@loupe/projection";
+import type { Omission } from "@loupe/proto";
 import { repoRoot } from "@loupe/testing";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
+import { recoverOmission } from "../support/recover-omission.js";
 import { runHook as runHookCommand } from "../support/run-loupe-command.js";
 
 const REPO_ROOT = repoRoot();
@@ -127,6 +129,28 @@ describe("loupe hook post-tool-use", () => {
     assert.equal(numbered.at(-1), `5000\t${fileLines[4999] ?? ""}`, "the view's tail is the read's last line");
     assert.ok((output.additionalContext ?? "").length < 9000);
     assert.ok((updated.file["content"] as string).length + (output.additionalContext ?? "").length < content.length / 4);
+
+    // Recoverable as delivered: the lines shown (numbered by the runtime, and beside them) and the ranges the notices
+    // beside them name, each read back through Recover, give every line of the read exactly once.
+    const resultId = /"result_id":"(r_[^"]+)"/.exec(output.additionalContext ?? "")?.[1] ?? "";
+    const rebuilt = new Map<number, string>(kept.map((line, index) => [index + 1, line]));
+    for (const line of numbered) rebuilt.set(Number(line.split("\t")[0]), line.slice(line.indexOf("\t") + 1));
+    for (const [, start = "", end = ""] of (output.additionalContext ?? "").matchAll(/"start_line":(\d+),"end_line":(\d+)/g)) {
+      const recovered = await recoverOmission(loupe.client, {
+        continuationJson: JSON.stringify({ result_id: resultId, start_line: Number(start), end_line: Number(end) }),
+      } as Omission);
+      recovered.text
+        .split("\n")
+        .slice(0, Number(end) - Number(start) + 1)
+        .forEach((line, index) => {
+          assert.ok(!rebuilt.has(Number(start) + index), `line ${String(Number(start) + index)} shown and omitted`);
+          rebuilt.set(Number(start) + index, line);
+        });
+    }
+    assert.deepEqual(
+      Array.from({ length: 5000 }, (_, index) => rebuilt.get(index + 1)),
+      fileLines.slice(0, 5000),
+    );
   });
 
   it("leaves the answers of Loupe's own MCP tools alone (they are the omitted text, already within a budget)", async () => {
