@@ -11,7 +11,9 @@ searched (`grep -rn …`). The program really runs on the tree; the output keeps
 what it prints, with the tree's path written as /testbed. The row keeps the
 agent's task and its next action as recorded; the message that issued the call
 (`previous_action`, the intent's second part) is the recorded one with the
-original command replaced by the widened one. Only outputs over 8,000
+original command replaced by the widened one, and the agent's next actions
+before it (`earlier_actions`, the intent's middle part: their last 8,000
+characters or more, whole actions) as recorded. Only outputs over 8,000
 characters are kept, at most 8 per trajectory.
 
 Django's own test runs (tests/runtests.py …) are run too, verbose (-v 2) and
@@ -19,6 +21,8 @@ whole, with the system's Python 3 (python3-asgiref, python3-sqlparse and
 python3-tz from Debian) and the tree's package first on the path.
 
 usage: replay_commands.py CORPUS.jsonl.gz TREE PROJECT_PREFIX TREE_NAME > out.jsonl
+       replay_commands.py --add-earlier CORPUS.jsonl.gz REPLAYED.jsonl.gz > out.jsonl
+(the second adds `earlier_actions` to rows replayed before it existed)
 """
 import gzip
 import json
@@ -33,6 +37,7 @@ MAX_CHARS = 2_000_000
 MAX_PER_TRAJECTORY = 8
 READERS = {"cat", "nl", "sed", "head", "tail"}
 ARG_FLAGS = {"-A", "-B", "-C", "-m", "-e", "-f"}
+EARLIER_CHARS = 8000
 
 
 def strip_cd(command):
@@ -111,17 +116,50 @@ def run(command, tree):
     return output.replace(tree, "/testbed"), done.returncode
 
 
-def main():
-    corpus, tree, project, tree_name = sys.argv[1:5]
-    tree = os.path.abspath(tree)
+def earlier_actions(rows, index):
+    """The next actions of rows[:index - 1] (those before the one that issued
+    rows[index]), oldest first: the last ones, whole, until EARLIER_CHARS are
+    reached."""
+    kept, chars = [], 0
+    for row in reversed(rows[:max(0, index - 1)]):
+        if chars >= EARLIER_CHARS:
+            break
+        kept.append(row["next_action"])
+        chars += len(row["next_action"])
+    return kept[::-1]
+
+
+def read_trajectories(corpus, project):
     trajectories = {}
     with gzip.open(corpus, "rt") as lines:
         for line in lines:
             row = json.loads(line)
             if project in row["trajectory_id"]:
                 trajectories.setdefault(row["trajectory_id"], []).append(row)
+    return {key: sorted(rows, key=lambda row: row["step"]) for key, rows in trajectories.items()}
+
+
+def add_earlier(corpus, replayed):
+    trajectories = read_trajectories(corpus, "")
+    with gzip.open(replayed, "rt") as lines:
+        for line in lines:
+            row = json.loads(line)
+            source = row["replayed_from"]
+            rows = trajectories[source["trajectory_id"]]
+            index = next(i for i, recorded in enumerate(rows) if recorded["step"] == source["step"])
+            row["earlier_actions"] = earlier_actions(rows, index)
+            print(json.dumps(row))
+
+
+def main():
+    if sys.argv[1] == "--add-earlier":
+        add_earlier(*sys.argv[2:4])
+        return
+    corpus, tree, project, tree_name = sys.argv[1:5]
+    tree = os.path.abspath(tree)
+    trajectories = read_trajectories(corpus, project)
     for trajectory_id in sorted(trajectories):
-        rows = sorted(trajectories[trajectory_id], key=lambda row: row["step"])
+        rows = trajectories[trajectory_id]
         kept, seen = 0, set()
         for index in range(1, len(rows)):
             row = rows[index]
@@ -153,6 +191,7 @@ def main():
                 "output": output,
                 "exit_code": code,
                 "previous_action": issued,
+                "earlier_actions": earlier_actions(rows, index),
                 "next_action": row["next_action"],
                 "agent_system": "mini-swe-agent/replayed",
                 "model": row.get("model"),

@@ -20,6 +20,7 @@ function row(output: string, args: unknown = { command: "python reproduce.py" },
     isError: false,
     nextAction: "",
     previousAction: "",
+    earlierActions: [],
     toolDetail: "",
   };
 }

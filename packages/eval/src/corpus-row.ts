@@ -21,6 +21,11 @@ export interface CorpusRow {
    * "" when absent.
    */
   readonly previousAction: string;
+  /**
+   * The agent's next actions before the one that issued this call, oldest first, for a row recorded
+   * without its earlier steps (optional `earlier_actions`); empty when absent.
+   */
+  readonly earlierActions: readonly string[];
   readonly toolDetail: string;
 }
 
@@ -58,6 +63,7 @@ export function corpusRowFrom(value: unknown): CorpusRow | undefined {
     isError: value["is_error"] === true,
     nextAction,
     previousAction: typeof value["previous_action"] === "string" ? value["previous_action"] : "",
+    earlierActions: Array.isArray(value["earlier_actions"]) ? value["earlier_actions"].filter((action): action is string => typeof action === "string") : [],
     toolDetail: typeof value["tool_detail"] === "string" ? value["tool_detail"] : "",
   };
 }

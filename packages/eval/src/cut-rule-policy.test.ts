@@ -19,6 +19,7 @@ function row(output: string, tool: string, args: unknown): CorpusRow {
     isError: false,
     nextAction: "",
     previousAction: "",
+    earlierActions: [],
     toolDetail: "",
   };
 }

@@ -25,6 +25,7 @@ function row(step: number, output: string, nextAction: string, fields: Partial<C
     isError: false,
     nextAction,
     previousAction: "",
+    earlierActions: [],
     toolDetail: "cat",
     ...fields,
   };
@@ -42,6 +43,22 @@ describe("intentOf()", () => {
     assert.equal(intentOf(trajectory, 1), "Fix parse_header\n\nfirst thought");
     const replayed: Trajectory = { agentSystem: "fixture", id: "t1#replay:4", rows: [row(1, "a", "next", { previousAction: "Let me read app.py" })] };
     assert.equal(intentOf(replayed, 0), "Fix parse_header\n\nLet me read app.py");
+  });
+
+  it("puts the earlier steps first: the next actions before the issuing one, or a replayed row's earlier_actions", () => {
+    const trajectory: Trajectory = {
+      agentSystem: "fixture",
+      id: "t1",
+      rows: [row(1, "a", "first thought\n[bash] grep -rn parse_header src"), row(2, "b", "second thought"), row(3, "c", "third thought")],
+    };
+    assert.equal(intentOf(trajectory, 2), "first thought\n[bash] grep -rn parse_header src\n\nFix parse_header\n\nsecond thought");
+    assert.ok(!intentOf(trajectory, 2).includes("third thought"), "never this step's own next action");
+    const replayed: Trajectory = {
+      agentSystem: "fixture",
+      id: "t1#replay:4",
+      rows: [row(1, "a", "next", { previousAction: "Let me read app.py", earlierActions: ["[bash] ls", "[bash] cat setup.py"] })],
+    };
+    assert.equal(intentOf(replayed, 0), "[bash] ls\n\n[bash] cat setup.py\n\nFix parse_header\n\nLet me read app.py");
   });
 });
 

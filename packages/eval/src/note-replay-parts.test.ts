@@ -19,6 +19,7 @@ function row(step: number, output: string, nextAction: string, command = `step $
     isError: false,
     nextAction,
     previousAction: "",
+    earlierActions: [],
     toolDetail: "",
   };
 }

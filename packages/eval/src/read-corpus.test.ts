@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { isAppError } from "@loupe/errors";
+import { corpusRowFrom } from "./corpus-row.js";
 import { readCorpus, splitOf } from "./read-corpus.js";
 
 describe("readCorpus()", () => {
@@ -66,6 +67,12 @@ describe("readCorpus()", () => {
 });
 
 describe("splitOf()", () => {
+  it("reads a replayed row's earlier_actions (strings only), empty when absent", () => {
+    const base = { agent_system: "a", trajectory_id: "t#replay:3", step: 1, tool: "bash", output: "o", next_action: "n" };
+    assert.deepEqual(corpusRowFrom({ ...base, earlier_actions: ["[bash] ls", 7, "[bash] cat a.py"] })?.earlierActions, ["[bash] ls", "[bash] cat a.py"]);
+    assert.deepEqual(corpusRowFrom(base)?.earlierActions, []);
+  });
+
   it("is deterministic and splits about half and half", () => {
     const ids = Array.from({ length: 2000 }, (_, index) => `mini-swe-agent:output/run/task-${String(index)}.traj.json`);
     const dev = ids.filter((id) => splitOf(id) === "dev").length;

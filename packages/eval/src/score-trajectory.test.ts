@@ -42,6 +42,7 @@ function row(step: number, output: string, nextAction: string): CorpusRow {
     isError: false,
     nextAction,
     previousAction: "",
+    earlierActions: [],
     toolDetail: "",
   };
 }

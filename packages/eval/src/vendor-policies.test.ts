@@ -29,6 +29,7 @@ function row(output: string, tool = "bash", args: unknown = { command: "cat big.
     isError: false,
     nextAction: "",
     previousAction: "",
+    earlierActions: [],
     toolDetail: "",
   };
 }

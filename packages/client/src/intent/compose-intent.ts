@@ -1,35 +1,103 @@
 /** The most of an intent Loupe uses (ProjectRequest.intent): 16 KiB of UTF-8. */
 export const MAX_INTENT_BYTES = 16 * 1024;
 
+/** The most of the assistant's earlier messages an intent keeps: their last 4 KiB of UTF-8. */
+export const MAX_EARLIER_BYTES = 4 * 1024;
+
+// The task keeps at least this much when the asking text is long.
+const TASK_FLOOR_BYTES = MAX_INTENT_BYTES / 4;
+const SEPARATOR = "\n\n";
+
 const encoder = new TextEncoder();
+const bytesOf = (text: string): number => encoder.encode(text).byteLength;
+
+// UTF-8 bytes of the code point whose first UTF-16 unit is `code` (a pair's high surrogate: 4).
+const pointBytes = (code: number): number => (code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 4 : 3);
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /** `text` cut to at most `maxBytes` of UTF-8, at a code-point boundary. */
 function cutToBytes(text: string, maxBytes: number): string {
-  if (encoder.encode(text).byteLength <= maxBytes) return text;
+  if (text.length * 3 <= maxBytes || bytesOf(text) <= maxBytes) return text;
   let bytes = 0;
   let end = 0;
-  for (const point of text) {
-    const size = encoder.encode(point).byteLength;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    const pair = code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(end + 1));
+    const size = pair ? 4 : pointBytes(code) === 4 ? 3 : pointBytes(code);
     if (bytes + size > maxBytes) break;
     bytes += size;
-    end += point.length;
+    end += pair ? 2 : 1;
   }
   return text.slice(0, end);
 }
 
+/** The end of `text` within `maxBytes` of UTF-8, starting after a whitespace so that no word is cut. */
+function endWithinBytes(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes || bytesOf(text) <= maxBytes) return text;
+  let bytes = 0;
+  let start = text.length;
+  while (start > 0) {
+    const code = text.charCodeAt(start - 1);
+    const pair = isLowSurrogate(code) && start > 1 && pointBytes(text.charCodeAt(start - 2)) === 4;
+    const size = pair ? 4 : code >= 0xd800 && code <= 0xdfff ? 3 : pointBytes(code);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    start -= pair ? 2 : 1;
+  }
+  const kept = text.slice(start);
+  const space = kept.search(/\s/);
+  return space < 0 ? "" : kept.slice(space).trimStart();
+}
+
 /**
- * The intent of a tool call as Loupe reads it (`ProjectRequest.intent`): the task (the first user
- * message) and the assistant text that asked for the call, as the runtime has them, within 16 KiB.
- * The asking text, nearer the question the result answers, keeps its room first; the task gets what
- * is left, at least a quarter. Empty parts are left out; "" when both are empty.
+ * The intent of a tool call as Loupe reads it (`ProjectRequest.intent`), within 16 KiB: what the
+ * assistant said and called before (`earlier`: its earlier messages with their calls, oldest first;
+ * their last 4 KiB), then the task (the first user message), then the assistant text that asked for
+ * the call. The task and the asking text come last because the projection weighs an intent's last
+ * 2,500 characters most: the question this result answers, not the steps already taken (measured:
+ * earlier messages after the task pulled searches' views toward places already visited). The asking
+ * text keeps its room first; the task gets what is left, at least a quarter when the asking text is
+ * long. Empty parts are left out; "" when all are.
  */
-export function composeIntent(task: string, asking: string): string {
-  const parts = [task.trim(), asking.trim()];
-  const [taskText = "", askingText = ""] = parts;
-  if (taskText === "" && askingText === "") return "";
-  const separator = taskText !== "" && askingText !== "" ? "\n\n" : "";
-  const askingBytes = Math.min(encoder.encode(askingText).byteLength, MAX_INTENT_BYTES - (taskText === "" ? 0 : MAX_INTENT_BYTES / 4));
-  const asked = cutToBytes(askingText, askingBytes);
-  const task_ = cutToBytes(taskText, MAX_INTENT_BYTES - encoder.encode(asked).byteLength - separator.length);
-  return `${task_}${separator}${asked}`;
+export function composeIntent(task: string, asking: string, earlier: readonly string[] = []): string {
+  const taskText = task.trim();
+  const askingText = asking.trim();
+  const earlierText = earlier
+    .map((text) => text.trim())
+    .filter((text) => text !== "")
+    .join(SEPARATOR);
+  const floors = (taskText === "" ? 0 : TASK_FLOOR_BYTES) + (earlierText === "" ? 0 : MAX_EARLIER_BYTES) + 2 * SEPARATOR.length;
+  const asked = cutToBytes(askingText, MAX_INTENT_BYTES - floors);
+  const before = endWithinBytes(earlierText, Math.min(MAX_EARLIER_BYTES, MAX_INTENT_BYTES - bytesOf(asked) - TASK_FLOOR_BYTES));
+  const separators = SEPARATOR.length * [before, asked].filter((text) => text !== "").length;
+  const taskKept = cutToBytes(taskText, MAX_INTENT_BYTES - bytesOf(asked) - bytesOf(before) - separators);
+  return [before, taskKept, asked].filter((text) => text !== "").join(SEPARATOR);
+}
+
+// One call's arguments as an intent line: its name, then the text of its arguments' values.
+const MAX_CALL_CHARS = 2000;
+
+/**
+ * A tool call as the intent's earlier messages carry it: `[name] ` and the text of its arguments
+ * (string and number values, nested ones too, in order; a JSON string is parsed first), at most
+ * 2,000 characters. The paths, patterns and code an agent called with are what it looks for next.
+ */
+export function callText(name: string, input: unknown): string {
+  const values: string[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (typeof value === "string") values.push(value);
+    else if (typeof value === "number") values.push(String(value));
+    else if (depth < 4 && Array.isArray(value)) for (const item of value) visit(item, depth + 1);
+    else if (depth < 4 && typeof value === "object" && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);
+  };
+  visit(typeof input === "string" ? parsedOrText(input) : input, 0);
+  return `[${name}] ${values.join(" ")}`.slice(0, MAX_CALL_CHARS).trimEnd();
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }

@@ -1,4 +1,5 @@
-import { IntentTracker, type HistoryToolResult } from "./tool-results.js";
+import { IntentTracker } from "./intent-tracker.js";
+import type { HistoryToolResult } from "./tool-results.js";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -25,7 +26,11 @@ export function geminiToolResults(body: Json): HistoryToolResult[] {
     const parts = asArray(content["parts"]);
     const text = parts.flatMap((part) => (isObject(part) && typeof part["text"] === "string" && part["thought"] !== true ? [part["text"]] : [])).join("\n");
     // Gemini calls may have no id: a call is known by its function's name.
-    const calls = parts.flatMap((part) => (isObject(part) && isObject(part["functionCall"]) ? [callKey(part["functionCall"])] : []));
+    const calls = parts.flatMap((part) =>
+      isObject(part) && isObject(part["functionCall"])
+        ? [{ id: callKey(part["functionCall"]), name: String(part["functionCall"]["name"]), input: part["functionCall"]["args"] }]
+        : [],
+    );
     if (content["role"] === "model") intents.assistant(text, calls);
     else intents.user(text);
     for (const part of parts) {

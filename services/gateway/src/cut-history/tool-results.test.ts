@@ -59,4 +59,52 @@ describe("history tool results carry their call's intent (the task and the messa
     });
     assert.deepEqual([result?.toolName, result?.intent], ["run_shell_command", INTENT]);
   });
+
+  it("a later call's intent holds the earlier messages and their calls, fixed by the history before its result", () => {
+    const messages = (more: unknown[]): unknown[] => [
+      { role: "user", content: TASK },
+      {
+        role: "assistant",
+        content: "Listing first.",
+        tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: '{"command":"ls src"}' } }],
+      },
+      { role: "tool", tool_call_id: "c1", content: "a.ts\nb.ts" },
+      {
+        role: "assistant",
+        content: ASKING,
+        tool_calls: [{ id: "c2", type: "function", function: { name: "bash", arguments: '{"command":"grep -n x src/a.ts"}' } }],
+      },
+      { role: "tool", tool_call_id: "c2", content: "log" },
+      ...more,
+    ];
+    const later = `Listing first.\n[bash] ls src\n\n${TASK}\n\n${ASKING}`;
+    assert.deepEqual(
+      openAiChatToolResults({ messages: messages([]) }).map((result) => result.intent),
+      [INTENT.replace(ASKING, "Listing first."), later],
+    );
+    const grown = openAiChatToolResults({
+      messages: messages([{ role: "assistant", content: "More.", tool_calls: [{ id: "c3", type: "function", function: { name: "bash", arguments: "{}" } }] }]),
+    });
+    assert.equal(grown[1]?.intent, later, "what comes after a result does not change its intent");
+  });
+
+  it("OpenAI Responses: calls given one by one after one message are that message's", () => {
+    const results = openAiResponsesToolResults({
+      input: [
+        { type: "message", role: "user", content: [{ type: "input_text", text: TASK }] },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: ASKING }] },
+        { type: "function_call", call_id: "c1", name: "exec_command", arguments: '{"cmd":"ls"}' },
+        { type: "function_call", call_id: "c2", name: "exec_command", arguments: '{"cmd":"pwd"}' },
+        { type: "function_call_output", call_id: "c1", output: "a" },
+        { type: "function_call_output", call_id: "c2", output: "b" },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Reading." }] },
+        { type: "function_call", call_id: "c3", name: "exec_command", arguments: '{"cmd":"cat a"}' },
+        { type: "function_call_output", call_id: "c3", output: "c" },
+      ],
+    });
+    assert.deepEqual(
+      results.map((result) => result.intent),
+      [INTENT, INTENT, `${ASKING}\n[exec_command] ls\n[exec_command] pwd\n\n${TASK}\n\nReading.`],
+    );
+  });
 });

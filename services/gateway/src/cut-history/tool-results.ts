@@ -1,38 +1,18 @@
+import { IntentTracker, type TrackedCall } from "./intent-tracker.js";
+
 /** One tool result inside a vendor request history, with a way to replace its text. */
 export interface HistoryToolResult {
   toolName: string;
   text: string;
   /**
    * What the agent was after when it made the call, from the history before the result: the first
-   * user message (the task) and the text of the assistant message that made the call ("" when none).
+   * user message (the task), the assistant's earlier messages with their calls, and the text of the
+   * assistant message that made the call (see IntentTracker).
    */
   intent: string;
   /** Writes the new text back where it was found. */
   replace(text: string): void;
 }
-
-/** The task and the asking text of each call, as a history walk finds them. */
-export class IntentTracker {
-  private task = "";
-  private readonly asking = new Map<string, string>();
-
-  /** A user message's text: the first non-empty one is the task. */
-  user(text: string): void {
-    if (this.task === "" && text.trim() !== "") this.task = text;
-  }
-
-  /** An assistant message's text and the calls it made. */
-  assistant(text: string, callIds: readonly string[]): void {
-    for (const id of callIds) this.asking.set(id, text);
-  }
-
-  /** The intent of the call `callId` (the task alone when the call is unknown). */
-  intentOf(callId: string): string {
-    return composeIntent(this.task, this.asking.get(callId) ?? "");
-  }
-}
-
-import { composeIntent } from "@loupe/client";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -65,12 +45,12 @@ export function anthropicToolResults(body: Json): HistoryToolResult[] {
   const results: HistoryToolResult[] = [];
   for (const message of asArray(body["messages"])) {
     if (!isObject(message)) continue;
-    const calls: string[] = [];
+    const calls: TrackedCall[] = [];
     for (const block of asArray(message["content"])) {
       if (!isObject(block)) continue;
       if (block["type"] === "tool_use" && typeof block["id"] === "string") {
         names.set(block["id"], stringOf(block["name"]));
-        calls.push(block["id"]);
+        calls.push({ id: block["id"], name: stringOf(block["name"]), input: block["input"] });
       }
       if (block["type"] === "tool_result") {
         const id = stringOf(block["tool_use_id"]);
@@ -90,11 +70,11 @@ export function openAiChatToolResults(body: Json): HistoryToolResult[] {
   const results: HistoryToolResult[] = [];
   for (const message of asArray(body["messages"])) {
     if (!isObject(message)) continue;
-    const calls: string[] = [];
+    const calls: TrackedCall[] = [];
     for (const call of asArray(message["tool_calls"])) {
       if (isObject(call) && typeof call["id"] === "string" && isObject(call["function"])) {
         names.set(call["id"], stringOf(call["function"]["name"]));
-        calls.push(call["id"]);
+        calls.push({ id: call["id"], name: stringOf(call["function"]["name"]), input: call["function"]["arguments"] });
       }
     }
     if (message["role"] === "tool") {
@@ -123,8 +103,10 @@ export function openAiResponsesToolResults(body: Json): HistoryToolResult[] {
       (item["type"] === "function_call" || item["type"] === "custom_tool_call" || item["type"] === "local_shell_call") &&
       typeof item["call_id"] === "string"
     ) {
-      names.set(item["call_id"], item["type"] === "local_shell_call" ? "shell" : stringOf(item["name"]));
-      intents.assistant(lastAssistant, [item["call_id"]]);
+      const name = item["type"] === "local_shell_call" ? "shell" : stringOf(item["name"]);
+      names.set(item["call_id"], name);
+      const input = item["type"] === "local_shell_call" ? item["action"] : item["type"] === "custom_tool_call" ? item["input"] : item["arguments"];
+      intents.assistant(lastAssistant, [{ id: item["call_id"], name, input }]);
     }
     if (item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output" || item["type"] === "local_shell_call_output") {
       const id = stringOf(item["call_id"]);

@@ -23,8 +23,8 @@ const NOTHING: TranscriptContext = { intent: "", model: "" };
 
 /**
  * The intent of a tool call from the runtime's transcript (`transcript_path`: Claude Code's transcript,
- * Codex's rollout, Gemini CLI's chat file): the task and the assistant text that asked for the call,
- * read from the transcript's start and end only; and, from Claude Code's and Gemini CLI's, the model of
+ * Codex's rollout, Gemini CLI's chat file): the task, the assistant's earlier messages with their calls,
+ * and the assistant text that asked for the call, read from the transcript's start and end only; and, from Claude Code's and Gemini CLI's, the model of
  * the last reply (Codex names it in the payload). "" for either when the runtime keeps another format, the file cannot be read, or
  * nothing is found: a view without an intent is the view Loupe always gave.
  */
@@ -53,14 +53,23 @@ export async function contextFromTranscript(runtime: HookRuntime, path: string, 
   }
 }
 
+// Earlier messages a plugin's context is read for (composeIntent keeps their last 4 KiB).
+const MAX_EARLIER = 64;
+
+/** The strings of a plugin's `earlier` (its earlier messages, oldest first), its last 64; [] when it is not an array. */
+function earlierOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string").slice(-MAX_EARLIER) : [];
+}
+
 /**
- * What a plugin passes itself of the call (OpenCode's: `loupe_context: { task, asking, model }`, read from
- * the session's messages), as an intent and a model; undefined when the payload carries none.
+ * What a plugin passes itself of the call (OpenCode's: `loupe_context: { task, earlier, asking, model }`,
+ * read from the session's messages; `earlier` the model's earlier messages with their calls, oldest
+ * first), as an intent and a model; undefined when the payload carries none.
  */
 export function contextFromPayload(payload: Record<string, unknown>): TranscriptContext | undefined {
   const context = payload["loupe_context"];
   if (typeof context !== "object" || context === null) return undefined;
-  const { task, asking, model } = context as { task?: unknown; asking?: unknown; model?: unknown };
+  const { task, earlier, asking, model } = context as { task?: unknown; earlier?: unknown; asking?: unknown; model?: unknown };
   const text = (value: unknown): string => (typeof value === "string" ? value : "");
-  return { intent: composeIntent(text(task), text(asking)), model: text(model).slice(0, 200) };
+  return { intent: composeIntent(text(task), text(asking), earlierOf(earlier)), model: text(model).slice(0, 200) };
 }

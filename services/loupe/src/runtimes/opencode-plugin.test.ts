@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, it } from "node:test";
+import { contextFromPayload } from "../hook/transcript-intent.js";
 import { opencodePluginSource } from "./opencode-plugin.js";
 
 const run = promisify(execFile);
@@ -33,6 +34,73 @@ describe("opencodePluginSource()", () => {
       const hooks = await LoupePlugin({ client: { session: { messages: () => Promise.resolve({ data: messages }) } } });
       assert.equal(typeof hooks["tool.execute.before"], "function");
       assert.equal(typeof hooks["tool.execute.after"], "function");
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("passes the earlier assistant messages with their calls' input (not their output), oldest first, before the task and what asked for the call", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "loupe-plugin-"));
+    try {
+      // A `loupe` that records the payload it is given and answers nothing (the tool is then left alone).
+      const recorder = join(folder, "record.mjs");
+      const recorded = join(folder, "payload.json");
+      await writeFile(
+        recorder,
+        `import { writeFileSync } from "node:fs";\nlet text = "";\nprocess.stdin.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => writeFileSync(${JSON.stringify(recorded)}, text));\n`,
+      );
+      const path = join(folder, "loupe.mjs");
+      await writeFile(path, opencodePluginSource({ argv: [process.execPath, recorder] }));
+      const { LoupePlugin } = (await import(path)) as {
+        LoupePlugin: (context: unknown) => Promise<Record<string, (input: unknown, output: unknown) => Promise<void>>>;
+      };
+      const tool = (callID: string, name: string, input: unknown, output: string): Record<string, unknown> => ({
+        type: "tool",
+        callID,
+        tool: name,
+        state: { status: "completed", input, output, title: name, metadata: {} },
+      });
+      const messages = [
+        { info: { role: "user" }, parts: [{ type: "text", text: "Fix resolve_lookup_table" }] },
+        {
+          info: { role: "assistant", modelID: "gpt-4.1" },
+          parts: [
+            { type: "step-start" },
+            { type: "reasoning", text: "It is in django/x.py." },
+            tool("call_1", "bash", { command: "sed -n 398,500p django/x.py", description: "Read the lookup" }, "398 def lookup(): SECRET-OUTPUT"),
+            { type: "step-finish" },
+          ],
+        },
+        {
+          info: { role: "assistant", modelID: "gpt-4.1" },
+          parts: [tool("call_2", "read", { filePath: "/w/django/y.py", offset: 10, limit: 40 }, "SECRET-FILE")],
+        },
+        {
+          info: { role: "assistant", modelID: "gpt-4.1" },
+          parts: [
+            { type: "text", text: "Now its test." },
+            tool("call_3", "grep", { pattern: "zebra_quota" }, "SECRET-MATCHES"),
+            { type: "text", text: "after" },
+          ],
+        },
+      ];
+      const hooks = await LoupePlugin({ client: { session: { messages: () => Promise.resolve({ data: messages }) } } });
+      const output = { title: "grep", output: "SECRET-MATCHES", metadata: {} };
+      await hooks["tool.execute.after"]?.({ tool: "grep", sessionID: "s1", callID: "call_3", args: { pattern: "zebra_quota" } }, output);
+      const payload = JSON.parse(await readFile(recorded, "utf8")) as Record<string, unknown>;
+      assert.deepEqual(payload["loupe_context"], {
+        task: "Fix resolve_lookup_table",
+        earlier: ["It is in django/x.py.\n[bash] sed -n 398,500p django/x.py Read the lookup", "[read] /w/django/y.py 10 40"],
+        asking: "Now its test.",
+        model: "gpt-4.1",
+      });
+      const intent = contextFromPayload(payload)?.intent ?? "";
+      assert.equal(
+        intent,
+        "It is in django/x.py.\n[bash] sed -n 398,500p django/x.py Read the lookup\n\n[read] /w/django/y.py 10 40\n\nFix resolve_lookup_table\n\nNow its test.",
+      );
+      assert.ok(!intent.includes("SECRET"), "a tool's output is not the model's words");
+      assert.equal(output.output, "SECRET-MATCHES");
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

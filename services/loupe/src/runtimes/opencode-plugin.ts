@@ -8,8 +8,9 @@ import type { LoupeInvocation } from "../hook/wrap-shell-command.js";
  * (read, grep, MCP tools) by Loupe's first view. Both go through `loupe hook … --runtime
  * opencode`, so they behave as the hooks of the other runtimes do, and leave the tool alone
  * whenever `loupe` fails or is slow. Each passes what the call is for (`loupe_context`: the task,
- * what the model said and reasoned before the call, its model), read from the session's messages
- * through the plugin's client: OpenCode keeps no transcript file for the hooks to read.
+ * what the model wrote in its earlier messages with their calls' input, what it said and reasoned
+ * before the call, its model), read from the session's messages through the plugin's client: OpenCode
+ * keeps no transcript file for the hooks to read.
  */
 export function opencodePluginSource(invocation: LoupeInvocation): string {
   return `// Loupe for OpenCode (written by \`loupe plugin opencode\`): shell commands run through \`loupe exec\`,
@@ -40,19 +41,49 @@ function loupe(args, payload) {
   });
 }
 
-// What the call is for, from the session's messages: the task (the first user message's text) and what the
-// model said and reasoned in the message that asked for the call, before it (else its last message); the
-// model that message is from. Nothing when the session cannot be read: the view is then made without it.
+// A call as the intent's earlier messages carry it: "[name] " and the text of its input's string and number
+// values (nested ones too, in order), at most 2000 characters.
+function callText(name, input) {
+  const values = [];
+  const visit = (value, depth) => {
+    if (typeof value === "string") values.push(value);
+    else if (typeof value === "number") values.push(String(value));
+    else if (depth < 4 && typeof value === "object" && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);
+  };
+  visit(input, 0);
+  return ("[" + name + "] " + values.join(" ")).slice(0, 2000).trimEnd();
+}
+
+// Earlier assistant messages passed along, and the end of each that is kept (the intent keeps their last 4 KiB).
+const MAX_EARLIER = 8;
+const MAX_EARLIER_CHARS = 4096;
+
+// What the call is for, from the session's messages: the task (the first user message's text); what the model
+// wrote in its earlier messages (their text, reasoning and tool calls with their input, not their output), oldest
+// first; what it said and reasoned in the message that asked for the call, before it (else its last message);
+// the model that message is from. Nothing when the session cannot be read: the view is then made without it.
 async function callContext(client, sessionID, callID) {
   try {
     const messages = (await client.session.messages({ path: { id: sessionID } }))?.data ?? [];
-    const texts = (parts) => parts.filter((part) => (part.type === "text" || part.type === "reasoning") && typeof part.text === "string").map((part) => part.text);
+    const isText = (part) => (part.type === "text" || part.type === "reasoning") && typeof part.text === "string";
+    const texts = (parts) => parts.filter(isText).map((part) => part.text);
+    const wrote = (parts) =>
+      parts
+        .flatMap((part) => (isText(part) ? [part.text] : part.type === "tool" && typeof part.tool === "string" ? [callText(part.tool, part.state?.input)] : []))
+        .filter((text) => text.trim() !== "")
+        .join("\\n")
+        .slice(-MAX_EARLIER_CHARS);
     const task = texts(messages.find((message) => message.info?.role === "user")?.parts ?? []).join("\\n");
     const assistants = messages.filter((message) => message.info?.role === "assistant");
     const asking = assistants.find((message) => (message.parts ?? []).some((part) => part.type === "tool" && part.callID === callID)) ?? assistants.at(-1);
+    const before = Math.max(0, assistants.indexOf(asking));
+    const earlier = assistants
+      .slice(Math.max(0, before - MAX_EARLIER), before)
+      .map((message) => wrote(message.parts ?? []))
+      .filter((text) => text !== "");
     const parts = asking?.parts ?? [];
     const at = parts.findIndex((part) => part.type === "tool" && part.callID === callID);
-    return { task, asking: texts(at < 0 ? parts : parts.slice(0, at)).join("\\n"), model: asking?.info?.modelID ?? "" };
+    return { task, earlier, asking: texts(at < 0 ? parts : parts.slice(0, at)).join("\\n"), model: asking?.info?.modelID ?? "" };
   } catch {
     return undefined;
   }

@@ -55,7 +55,10 @@ export type ProjectRequest = Message<"loupe.v1.ProjectRequest"> & {
   /**
    * What the agent is looking for: the task (the first user message) and the
    * assistant text that asked for this call (its reasoning and the call's
-   * arguments), as the runtime has them. Optional; up to 16 KiB (UTF-8) are
+   * arguments), as the runtime has them; the SDK helpers and hooks also put
+   * the assistant's earlier messages with their calls' arguments (their last
+   * 4 KiB) first, then the task, then the asking text, whose last 2,500
+   * characters weigh most. Optional; up to 16 KiB (UTF-8) are
    * used, a longer one is cut at a code-point boundary, never refused. The
    * view keeps the lines that match it first; the same request (intent
    * included) gives the same view.
