@@ -60,6 +60,9 @@ describe("Claude Code 2.1.328 with Loupe", () => {
             recoverStep("mcp__loupe__read_result", { tool: "Read" }),
             // What the model says before a Bash call reaches loupe exec through the transcript (the pre-tool hook passes its path).
             callTool("Bash", { command: "cat big.txt", description: "Show the file" }, "Let me find where value_1777 is computed."),
+            // An earlier call's arguments reach the intent too: the last read's own message names nothing.
+            callTool("Bash", { command: "grep -c value_1234 big.txt", description: "Count the uses" }),
+            callTool("Bash", { command: "cat big.txt", description: "Show the file again" }, "Now the whole file once more."),
           ]),
         ),
     });
@@ -102,6 +105,8 @@ describe("Claude Code 2.1.328 with Loupe", () => {
     const asked = withoutReminders(results(run, "Bash")[2]!.text);
     assert.match(asked, /\n\[loupe\] lines [\d,]+–[\d,]+ of big\.txt \(3,000 lines\) omitted/, "loupe exec projected the read");
     assert.ok(asked.split("\n").includes(fileLine(1777)), "the line the model's message named, from the middle of the file");
+    const again = withoutReminders(results(run, "Bash")[4]!.text).split("\n");
+    assert.ok(again.includes(fileLine(1234)), "the line an earlier call's arguments named (the intent's earlier messages)");
 
     const grep = withoutReminders(results(run, "Grep")[0]!.text);
     assert.match(grep, /^\[loupe\] 250 matches in big\.txt\n/, "Claude Code's Grep stops at 250 lines itself");

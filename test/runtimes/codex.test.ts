@@ -40,7 +40,16 @@ describe("Codex 0.169.0 with Loupe", () => {
       mcpServers: { loupe: loupeHttpMcp(suite.loupe), tracker: trackerMcp() },
       homeFiles: { ".codex/hooks.json": JSON.stringify({ hooks }) },
       args: ["--dangerously-bypass-hook-trust"],
-      onStart: () => suite.vendor.setScript(scriptSteps([...STEPS, recoverStep("mcp__loupe__read_result", { tool: "exec_command" })])),
+      onStart: () =>
+        suite.vendor.setScript(
+          scriptSteps([
+            ...STEPS,
+            recoverStep("mcp__loupe__read_result", { tool: "exec_command" }),
+            // An earlier call's arguments reach the intent too: the last search's own message names nothing.
+            callTool("exec_command", { cmd: "grep -c value_1227 big.txt" }),
+            callTool("exec_command", { cmd: `grep -nE '${GREP_PATTERN}' big.txt` }, "Now the matches once more."),
+          ]),
+        ),
     });
     t.diagnostic(describeRun(run));
     t.diagnostic(loupeProblems(suite, mark));
@@ -61,6 +70,8 @@ describe("Codex 0.169.0 with Loupe", () => {
     assert.match(failing!.text, /^\[loupe\] \$ python3 -m unittest -v test_numbers\.py\n/);
     assert.match(grep!.text, /^\[loupe\] 300 matches in big\.txt\n/);
     assert.ok(grep!.text.split("\n").includes(`1507:${fileLine(1507)}`), "the line the model's message names, from the middle of the matches");
+    const again = results(run, "exec_command")[4]!.text.split("\n");
+    assert.ok(again.includes(`1227:${fileLine(1227)}`), "the line an earlier call's arguments named (the intent's earlier messages)");
     for (const line of grep!.text.split("\n").filter((text) => /^\d+:/.test(text)))
       assert.equal(line.slice(line.indexOf(":") + 1), fileLine(Number(line.split(":")[0])));
     checkTrackerView(results(run, "mcp__tracker__search")[0]!.text);

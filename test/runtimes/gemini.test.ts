@@ -49,6 +49,9 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
             recoverStep("mcp_loupe_read_result", { tool: "run_shell_command" }),
             // What the model says before a shell call reaches loupe exec through Gemini CLI's chat file (transcript_path).
             callTool("run_shell_command", { command: "cat big.txt", description: "Show the file" }, "Let me find where value_1777 is computed."),
+            // An earlier call's arguments reach the intent too: the last read's own message names nothing.
+            callTool("run_shell_command", { command: "grep -c value_1234 big.txt", description: "Count the uses" }),
+            callTool("run_shell_command", { command: "cat big.txt", description: "Show the file again" }, "Now the whole file once more."),
           ]),
         ),
     });
@@ -72,6 +75,8 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
     const asked = results(run, "run_shell_command")[2]!.text;
     assert.match(asked, /\n\[loupe\] lines [\d,]+–[\d,]+ of big\.txt \(3,000 lines\) omitted/, "loupe exec projected the read");
     assert.ok(asked.split("\n").includes(fileLine(1777)), "the line the model's message named, from the middle of the file");
+    const again = results(run, "run_shell_command")[4]!.text.split("\n");
+    assert.ok(again.includes(fileLine(1234)), "the line an earlier call's arguments named (the intent's earlier messages)");
   });
 
   it("vendor proxy: GOOGLE_GEMINI_BASE_URL at Loupe, keep_tools run_shell_command; the cut counts what Gemini CLI removed and names its saved file", async (t) => {

@@ -65,6 +65,9 @@ describe("OpenCode 1.18.33 with Loupe", () => {
             recoverStep("loupe_read_result", { tool: "read" }),
             // What the model says before a call reaches Loupe through the plugin, which reads the session's messages.
             callTool("read", { filePath: `${work}/big.txt` }, "Let me find where value_1777 is computed."),
+            // An earlier call's arguments reach the intent too: the last read's own message names nothing.
+            callTool("bash", { command: "grep -c value_1234 big.txt", description: "Count the uses" }),
+            callTool("read", { filePath: `${work}/big.txt` }, "Now the whole file once more."),
           ]),
         ),
     });
@@ -74,6 +77,8 @@ describe("OpenCode 1.18.33 with Loupe", () => {
 
     const asked = results(run, "read")[1]!.text;
     assert.ok(asked.split("\n").includes(`1777: ${fileLine(1777)}`), "the line the model's message named, from the middle of the file");
+    const again = results(run, "read")[2]!.text.split("\n");
+    assert.ok(again.includes(`1234: ${fileLine(1234)}`), "the line an earlier call's arguments named (the intent's earlier messages)");
     const [long, failing] = results(run, "bash");
     assert.match(long!.text, /^\[loupe\] \$ awk .* · exit 0(?: · [\d.]+ (?:ms|s))?\n00001 INFO /);
     const [omitted] = omissionNotices(long!.text);

@@ -1,3 +1,5 @@
+import { unwrapShellCommand } from "./loupe-wrapper.js";
+
 /** The most of an intent Loupe uses (ProjectRequest.intent): 16 KiB of UTF-8. */
 export const MAX_INTENT_BYTES = 16 * 1024;
 
@@ -57,13 +59,14 @@ function endWithinBytes(text: string, maxBytes: number): string {
  * 2,500 characters most: the question this result answers, not the steps already taken (measured:
  * earlier messages after the task pulled searches' views toward places already visited). The asking
  * text keeps its room first; the task gets what is left, at least a quarter when the asking text is
- * long. Empty parts are left out; "" when all are.
+ * long. A command Loupe's pre-tool hook rewrote, in an earlier message, is read as the agent wrote it
+ * (`unwrapShellCommand`). Empty parts are left out; "" when all are.
  */
 export function composeIntent(task: string, asking: string, earlier: readonly string[] = []): string {
   const taskText = task.trim();
   const askingText = asking.trim();
   const earlierText = earlier
-    .map((text) => text.trim())
+    .map((text) => unwrapShellCommand(text).trim())
     .filter((text) => text !== "")
     .join(SEPARATOR);
   const floors = (taskText === "" ? 0 : TASK_FLOOR_BYTES) + (earlierText === "" ? 0 : MAX_EARLIER_BYTES) + 2 * SEPARATOR.length;
@@ -79,13 +82,13 @@ const MAX_CALL_CHARS = 2000;
 
 /**
  * A tool call as the intent's earlier messages carry it: `[name] ` and the text of its arguments
- * (string and number values, nested ones too, in order; a JSON string is parsed first), at most
- * 2,000 characters. The paths, patterns and code an agent called with are what it looks for next.
+ * (string and number values, nested ones too, in order; a JSON string is parsed first; a command
+ * Loupe's pre-tool hook rewrote is read as the agent wrote it), at most 2,000 characters. The paths, patterns and code an agent called with are what it looks for next.
  */
 export function callText(name: string, input: unknown): string {
   const values: string[] = [];
   const visit = (value: unknown, depth: number): void => {
-    if (typeof value === "string") values.push(value);
+    if (typeof value === "string") values.push(unwrapShellCommand(value));
     else if (typeof value === "number") values.push(String(value));
     else if (depth < 4 && Array.isArray(value)) for (const item of value) visit(item, depth + 1);
     else if (depth < 4 && typeof value === "object" && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);

@@ -4,4 +4,5 @@ export { callText, composeIntent, MAX_EARLIER_BYTES, MAX_INTENT_BYTES } from "./
 export { intentFromAnthropicMessages } from "./intent-from-anthropic-messages.js";
 export { intentFromClaudeTranscript, messagesFromClaudeTranscript, modelFromClaudeTranscript } from "./intent-from-claude-transcript.js";
 export { intentFromCodexRollout } from "./intent-from-codex-rollout.js";
+export { unwrapShellCommand, WRAP_MARKER } from "./loupe-wrapper.js";
 export { intentFromGeminiChat, modelFromGeminiChat } from "./intent-from-gemini-chat.js";

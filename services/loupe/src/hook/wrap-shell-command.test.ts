@@ -6,6 +6,7 @@ import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
 import { createOutputFile } from "./pre-tool-use.js";
+import { callText, composeIntent, unwrapShellCommand } from "@loupe/client/intent";
 import { wrapShellCommand, type LoupeInvocation } from "./wrap-shell-command.js";
 
 const run = promisify(execFile);
@@ -35,6 +36,25 @@ describe("wrapShellCommand()", () => {
   });
   const wrap = (command: string, outputFile = join(folder, "unused.out")): string =>
     wrapShellCommand(command, FAKE_LOUPE, { sessionId: "s", source: "app", toolName: "Bash", outputFile });
+
+  it("unwraps to the agent's own command (what a runtime that records the rewritten one gives the intent)", () => {
+    const commands = ["make test", "cat <<'EOF'\nit's here\nEOF", "cd src && exit 1", "echo '} >\"$x\" 2>&1; done'\nls"];
+    for (const command of commands) {
+      const wrapped = wrapShellCommand(command, FAKE_LOUPE, {
+        sessionId: "s",
+        source: "app",
+        toolName: "Bash",
+        outputFile: join(folder, "a1b2c3642.out"),
+        contextFile: join(folder, "d4e5f6.context"),
+      });
+      assert.equal(unwrapShellCommand(wrapped), command);
+      assert.equal(unwrapShellCommand(`[bash] ${wrapped} Run it\n[read] a.py`), `[bash] ${command} Run it\n[read] a.py`, "inside a rendered call");
+      assert.equal(unwrapShellCommand(`[bash] ${wrapped.slice(0, wrapped.indexOf("--session"))}`), `[bash] ${command}`, "a wrapper cut short");
+    }
+    assert.equal(composeIntent("task", "asking", [`[bash] ${wrap("make test")}`]), "[bash] make test\n\ntask\n\nasking");
+    assert.equal(unwrapShellCommand("ls -la"), "ls -la");
+    assert.equal(callText("bash", { command: wrap("grep -n value_1234 big.txt"), description: "Find it" }), "[bash] grep -n value_1234 big.txt Find it");
+  });
 
   it("adds no command or process substitution of its own", () => {
     assert.equal(hasSubstitution(wrap("make test")), false);

@@ -1,3 +1,5 @@
+import { WRAP_MARKER } from "@loupe/client/intent";
+
 /** Quotes a string for a POSIX shell (bash, zsh, sh): one argument, whatever it holds. */
 export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'"'"'`)}'`;
@@ -22,8 +24,6 @@ export interface WrapOptions {
   contextFile?: string;
 }
 
-/** Marks a command this module wrote, so it is never wrapped twice. */
-export const WRAP_MARKER = "__loupe_out";
 /** Commands longer than this are left alone (the wrapper passes the command as one argument). */
 export const MAX_WRAPPED_COMMAND_CHARS = 64 * 1024;
 
