@@ -105,4 +105,58 @@ describe("opencodePluginSource()", () => {
       await rm(folder, { recursive: true, force: true });
     }
   });
+
+  it("reads a session's latest messages per call, and all of them once for its task", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "loupe-plugin-"));
+    try {
+      const recorder = join(folder, "record.mjs");
+      const recorded = join(folder, "payload.json");
+      await writeFile(
+        recorder,
+        `import { writeFileSync } from "node:fs";\nlet text = "";\nprocess.stdin.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => writeFileSync(${JSON.stringify(recorded)}, text));\n`,
+      );
+      const path = join(folder, "loupe.mjs");
+      await writeFile(path, opencodePluginSource({ argv: [process.execPath, recorder] }));
+      const { LoupePlugin } = (await import(path)) as {
+        LoupePlugin: (context: unknown) => Promise<Record<string, (input: unknown, output: unknown) => Promise<void>>>;
+      };
+      // A long session: the task, then 40 assistant messages of one call each.
+      const messages = [
+        { info: { role: "user" }, parts: [{ type: "text", text: "Fix resolve_lookup_table" }] },
+        ...Array.from({ length: 40 }, (_, index) => ({
+          info: { role: "assistant", modelID: "gpt-4.1" },
+          parts: [
+            { type: "text", text: `Step ${String(index)}.` },
+            { type: "tool", callID: `call_${String(index)}`, tool: "grep", state: { input: { pattern: `p${String(index)}` }, output: "x" } },
+          ],
+        })),
+      ];
+      const reads: Array<number | undefined> = [];
+      const client = {
+        session: {
+          messages: ({ query }: { query?: { limit?: number } }) => {
+            reads.push(query?.limit);
+            return Promise.resolve({ data: query?.limit === undefined ? messages : messages.slice(-query.limit) });
+          },
+        },
+      };
+      const hooks = await LoupePlugin({ client });
+      const call = async (index: number): Promise<Record<string, unknown>> => {
+        const output = { title: "grep", output: "x", metadata: {} };
+        await hooks["tool.execute.after"]?.({ tool: "grep", sessionID: "long", callID: `call_${String(index)}`, args: {} }, output);
+        return (JSON.parse(await readFile(recorded, "utf8")) as Record<string, Record<string, unknown>>)["loupe_context"] ?? {};
+      };
+      const first = await call(39);
+      assert.deepEqual(reads, [10, undefined], "the latest messages, then the whole session once for its task");
+      assert.equal(first["task"], "Fix resolve_lookup_table");
+      assert.equal(first["asking"], "Step 39.");
+      assert.deepEqual((first["earlier"] as string[]).at(-1), "Step 38.\n[grep] p38");
+      assert.equal((first["earlier"] as string[]).length, 8);
+      const second = await call(39);
+      assert.deepEqual(reads, [10, undefined, 10], "the task is remembered");
+      assert.equal(second["task"], "Fix resolve_lookup_table");
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });

@@ -57,23 +57,42 @@ function callText(name, input) {
 // Earlier assistant messages passed along, and the end of each that is kept (the intent keeps their last 4 KiB).
 const MAX_EARLIER = 8;
 const MAX_EARLIER_CHARS = 4096;
+// Messages read per call: the latest ones (OpenCode's \`limit\`), enough for the call's own message and the
+// earlier ones passed along — not the whole session, whose tool outputs grow with every call.
+const RECENT_MESSAGES = 10;
+// Each session's task (its first user message), read once: a session's first message does not change.
+const tasks = new Map();
+const MAX_SESSIONS = 64;
 
-// What the call is for, from the session's messages: the task (the first user message's text); what the model
+const isText = (part) => (part.type === "text" || part.type === "reasoning") && typeof part.text === "string";
+const texts = (parts) => parts.filter(isText).map((part) => part.text);
+
+// The session's task: remembered, else from \`recent\` when it holds the whole session, else from one read of all.
+async function taskOf(client, sessionID, recent) {
+  if (tasks.has(sessionID)) return tasks.get(sessionID);
+  const all = recent.length < RECENT_MESSAGES ? recent : ((await client.session.messages({ path: { id: sessionID } }))?.data ?? []);
+  const task = texts(all.find((message) => message.info?.role === "user")?.parts ?? []).join("\\n");
+  if (task !== "") {
+    tasks.set(sessionID, task);
+    if (tasks.size > MAX_SESSIONS) tasks.delete(tasks.keys().next().value);
+  }
+  return task;
+}
+
+// What the call is for, from the session's latest messages: the task (the first user message's text); what the model
 // wrote in its earlier messages (their text, reasoning and tool calls with their input, not their output), oldest
 // first; what it said and reasoned in the message that asked for the call, before it (else its last message);
 // the model that message is from. Nothing when the session cannot be read: the view is then made without it.
 async function callContext(client, sessionID, callID) {
   try {
-    const messages = (await client.session.messages({ path: { id: sessionID } }))?.data ?? [];
-    const isText = (part) => (part.type === "text" || part.type === "reasoning") && typeof part.text === "string";
-    const texts = (parts) => parts.filter(isText).map((part) => part.text);
+    const messages = (await client.session.messages({ path: { id: sessionID }, query: { limit: RECENT_MESSAGES } }))?.data ?? [];
     const wrote = (parts) =>
       parts
         .flatMap((part) => (isText(part) ? [part.text] : part.type === "tool" && typeof part.tool === "string" ? [callText(part.tool, part.state?.input)] : []))
         .filter((text) => text.trim() !== "")
         .join("\\n")
         .slice(-MAX_EARLIER_CHARS);
-    const task = texts(messages.find((message) => message.info?.role === "user")?.parts ?? []).join("\\n");
+    const task = await taskOf(client, sessionID, messages);
     const assistants = messages.filter((message) => message.info?.role === "assistant");
     const asking = assistants.find((message) => (message.parts ?? []).some((part) => part.type === "tool" && part.callID === callID)) ?? assistants.at(-1);
     const before = Math.max(0, assistants.indexOf(asking));
