@@ -11,7 +11,10 @@ const TASK_FLOOR_BYTES = MAX_INTENT_BYTES / 4;
 const SEPARATOR = "\n\n";
 
 const encoder = new TextEncoder();
-const bytesOf = (text: string): number => encoder.encode(text).byteLength;
+// Anything but printable ASCII, tabs and newlines (those are one byte a character).
+const NOT_ASCII = /[^\t\n\r\x20-\x7e]/;
+// ASCII text (most of an intent) is as many bytes as characters: no encoding needed to tell.
+const bytesOf = (text: string): number => (NOT_ASCII.test(text) ? encoder.encode(text).byteLength : text.length);
 
 // UTF-8 bytes of the code point whose first UTF-16 unit is `code` (a pair's high surrogate: 4).
 const pointBytes = (code: number): number => (code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 4 : 3);
@@ -36,19 +39,40 @@ function cutToBytes(text: string, maxBytes: number): string {
 /** The end of `text` within `maxBytes` of UTF-8, starting after a whitespace so that no word is cut. */
 function endWithinBytes(text: string, maxBytes: number): string {
   if (text.length * 3 <= maxBytes || bytesOf(text) <= maxBytes) return text;
-  let bytes = 0;
-  let start = text.length;
-  while (start > 0) {
-    const code = text.charCodeAt(start - 1);
-    const pair = isLowSurrogate(code) && start > 1 && pointBytes(text.charCodeAt(start - 2)) === 4;
-    const size = pair ? 4 : code >= 0xd800 && code <= 0xdfff ? 3 : pointBytes(code);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    start -= pair ? 2 : 1;
+  const tail = text.slice(-maxBytes);
+  // An ASCII end is as many bytes as characters; otherwise count back code point by code point.
+  let start = text.length - tail.length;
+  if (NOT_ASCII.test(tail)) {
+    let bytes = 0;
+    start = text.length;
+    while (start > 0) {
+      const code = text.charCodeAt(start - 1);
+      const pair = isLowSurrogate(code) && start > 1 && pointBytes(text.charCodeAt(start - 2)) === 4;
+      const size = pair ? 4 : code >= 0xd800 && code <= 0xdfff ? 3 : pointBytes(code);
+      if (bytes + size > maxBytes) break;
+      bytes += size;
+      start -= pair ? 2 : 1;
+    }
   }
   const kept = text.slice(start);
   const space = kept.search(/\s/);
   return space < 0 ? "" : kept.slice(space).trimStart();
+}
+
+/**
+ * The last non-empty messages of `earlier`, unwrapped (`unwrapShellCommand`) and trimmed, oldest first: as
+ * many as can reach MAX_EARLIER_BYTES (a character is at least one byte), so no more is joined than is kept.
+ */
+function lastMessages(earlier: readonly string[]): string[] {
+  const kept: string[] = [];
+  let chars = 0;
+  for (let index = earlier.length - 1; index >= 0 && chars < MAX_EARLIER_BYTES; index--) {
+    const text = unwrapShellCommand(earlier[index] ?? "").trim();
+    if (text === "") continue;
+    kept.push(text);
+    chars += text.length + SEPARATOR.length;
+  }
+  return kept.reverse();
 }
 
 /**
@@ -65,10 +89,7 @@ function endWithinBytes(text: string, maxBytes: number): string {
 export function composeIntent(task: string, asking: string, earlier: readonly string[] = []): string {
   const taskText = task.trim();
   const askingText = asking.trim();
-  const earlierText = earlier
-    .map((text) => unwrapShellCommand(text).trim())
-    .filter((text) => text !== "")
-    .join(SEPARATOR);
+  const earlierText = lastMessages(earlier).join(SEPARATOR);
   const floors = (taskText === "" ? 0 : TASK_FLOOR_BYTES) + (earlierText === "" ? 0 : MAX_EARLIER_BYTES) + 2 * SEPARATOR.length;
   const asked = cutToBytes(askingText, MAX_INTENT_BYTES - floors);
   const before = endWithinBytes(earlierText, Math.min(MAX_EARLIER_BYTES, MAX_INTENT_BYTES - bytesOf(asked) - TASK_FLOOR_BYTES));

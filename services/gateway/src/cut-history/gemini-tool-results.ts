@@ -38,9 +38,17 @@ export function geminiToolResults(body: Json): HistoryToolResult[] {
       if (!isObject(call) || !isObject(call["response"])) continue;
       const response = call["response"];
       const toolName = typeof call["name"] === "string" ? call["name"] : "";
-      const intent = intents.intentOf(callKey(call));
-      for (const [key, value] of Object.entries(response)) {
-        if (typeof value === "string") results.push({ toolName, text: value, intent, replace: (replacement) => (response[key] = replacement) });
+      const intentOf = intents.intentOf(callKey(call));
+      for (const [field, value] of Object.entries(response)) {
+        if (typeof value !== "string") continue;
+        results.push({
+          toolName,
+          text: value,
+          get intent() {
+            return intentOf();
+          },
+          replace: (replacement) => (response[field] = replacement),
+        });
       }
     }
   }

@@ -42,9 +42,16 @@ export class IntentTracker {
     this.lastText = text;
   }
 
-  /** The intent of the call `callId` (the task alone when the call is unknown). */
-  intentOf(callId: string): string {
+  /**
+   * The intent of the call `callId` as the history so far gives it (the task alone when the call is
+   * unknown), composed when first asked for: a long history has hundreds of results and the cut
+   * projects few of them. Taken now, so what the walk meets later (a Gemini call known by its name
+   * only, made again) does not change it.
+   */
+  intentOf(callId: string): () => string {
     const asked = this.asked.get(callId);
-    return composeIntent(this.task, asked?.text ?? "", asked?.earlier ?? []);
+    const task = this.task;
+    let intent: string | undefined;
+    return () => (intent ??= composeIntent(task, asked?.text ?? "", asked?.earlier ?? []));
   }
 }

@@ -107,4 +107,20 @@ describe("history tool results carry their call's intent (the task and the messa
       [INTENT, INTENT, `${ASKING}\n[exec_command] ls\n[exec_command] pwd\n\n${TASK}\n\nReading.`],
     );
   });
+
+  it("Gemini calls known by their name only: each result keeps the intent of the call before it, read after the walk", () => {
+    const results = geminiToolResults({
+      contents: [
+        { role: "user", parts: [{ text: TASK }] },
+        { role: "model", parts: [{ text: "First look." }, { functionCall: { name: "run_shell_command", args: { command: "ls" } } }] },
+        { role: "user", parts: [{ functionResponse: { name: "run_shell_command", response: { output: "a" } } }] },
+        { role: "model", parts: [{ text: "Second look." }, { functionCall: { name: "run_shell_command", args: { command: "pwd" } } }] },
+        { role: "user", parts: [{ functionResponse: { name: "run_shell_command", response: { output: "b" } } }] },
+      ],
+    });
+    assert.deepEqual(
+      results.map((result) => result.intent),
+      [`${TASK}\n\nFirst look.`, `First look.\n[run_shell_command] ls\n\n${TASK}\n\nSecond look.`],
+    );
+  });
 });

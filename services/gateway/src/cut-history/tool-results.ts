@@ -9,7 +9,7 @@ export interface HistoryToolResult {
    * user message (the task), the assistant's earlier messages with their calls, and the text of the
    * assistant message that made the call (see IntentTracker).
    */
-  intent: string;
+  readonly intent: string;
   /** Writes the new text back where it was found. */
   replace(text: string): void;
 }
@@ -20,12 +20,21 @@ const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 const stringOf = (value: unknown): string => (typeof value === "string" ? value : "");
 
 // A result's content is a string or an array of {type:"text", text} blocks: one text per text block.
-function textsOf(holder: Json, key: string, toolName: string, intent: string): HistoryToolResult[] {
+// The intent is composed when asked for (only a result the cut projects needs it): a long history has hundreds of results.
+function textsOf(holder: Json, key: string, toolName: string, intentOf: () => string): HistoryToolResult[] {
+  const result = (text: string, replace: (text: string) => void): HistoryToolResult => ({
+    toolName,
+    text,
+    get intent() {
+      return intentOf();
+    },
+    replace,
+  });
   const content = holder[key];
-  if (typeof content === "string") return [{ toolName, text: content, intent, replace: (text) => (holder[key] = text) }];
+  if (typeof content === "string") return [result(content, (text) => (holder[key] = text))];
   return asArray(content).flatMap((block) =>
     isObject(block) && (block["type"] === "text" || block["type"] === "input_text" || block["type"] === "output_text") && typeof block["text"] === "string"
-      ? [{ toolName, text: block["text"], intent, replace: (text: string) => (block["text"] = text) }]
+      ? [result(block["text"], (text) => (block["text"] = text))]
       : [],
   );
 }
