@@ -27,8 +27,11 @@ export interface CorePolicyOptions {
   readonly shares?: ProjectionSharesOverride | undefined;
   /** Default o200k_base. */
   readonly counter?: TokenCounter;
-  /** Pass the runtime's intent (the task and the message that issued the call) to the core; default false. */
-  readonly intent?: boolean;
+  /**
+   * Pass the runtime's intent to the core: `true` or "on" the whole of it, "recent" the task and the
+   * message that issued the call alone (ViewContext.recentIntent); default none.
+   */
+  readonly intent?: boolean | "on" | "recent" | "off";
   /** The model named in the request ("" = none: an unknown tokenizer, counted with its margin); default "". */
   readonly model?: string;
 }
@@ -108,7 +111,8 @@ export function createCorePolicy(options: CorePolicyOptions = {}): Policy {
         view: "",
         source: "loupe-eval",
         ...(shares === undefined ? {} : { shares }),
-        ...(options.intent === true ? { intent: context?.intent ?? "" } : {}),
+        ...(options.intent === true || options.intent === "on" ? { intent: context?.intent ?? "" } : {}),
+        ...(options.intent === "recent" ? { intent: context?.recentIntent ?? "" } : {}),
       });
       if (view.unchanged) return { firstView: text, saved: false };
       return { firstView: view.text, saved: true, recover: async (evidence) => searchSavedOutput(text, evidence) };

@@ -16,3 +16,10 @@ export function intentOf(trajectory: Trajectory, index: number): string {
   const earlier = index > 1 ? trajectory.rows.slice(0, index - 1).map((earlierRow) => earlierRow.nextAction) : row.earlierActions;
   return composeIntent(row.task, issuing, earlier);
 }
+
+/** The intent as it was before the earlier steps joined it: the task and the message that issued call `index` alone. */
+export function recentIntentOf(trajectory: Trajectory, index: number): string {
+  const row = trajectory.rows[index];
+  if (row === undefined) return "";
+  return composeIntent(row.task, index > 0 ? (trajectory.rows[index - 1]?.nextAction ?? "") : row.previousAction);
+}

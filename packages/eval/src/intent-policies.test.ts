@@ -137,4 +137,21 @@ describe("core policy with intent, outputs over 8,000 characters", () => {
     assert.deepEqual(Object.keys(guided.longByKind), ["file_read"]);
     assert.ok(guided.long.viewTokens <= 1600);
   });
+
+  it("intent=recent passes the task and the issuing message alone: what an earlier step named does not steer it", async () => {
+    const trajectory: Trajectory = {
+      agentSystem: "fixture",
+      id: "t1",
+      rows: [
+        row(1, "ok", "It must be the lookup.\n[bash] grep -n resolve_lookup src/app.py"),
+        row(2, "ok", "Now the whole file."),
+        row(3, file, "change fallback_value"),
+      ],
+    };
+    const prepared = prepareTrajectory(trajectory, counter);
+    assert.equal(prepared.rows[2]?.recentIntent, "Fix parse_header\n\nNow the whole file.");
+    const whole = await scoreTrajectory(prepared, createCorePolicy({ intent: "on" }), counter);
+    const recent = await scoreTrajectory(prepared, createCorePolicy({ intent: "recent" }), counter);
+    assert.deepEqual([whole.long.evidence, whole.long.inView, recent.long.inView], [1, 1, 0]);
+  });
 });

@@ -11,16 +11,17 @@ const invalid =
 
 describe("parseCorePolicyName()", () => {
   it("reads the budget and dotted shares, in any order", () => {
-    assert.deepEqual(parseCorePolicyName("core"), { name: "core", budgetTokens: 0, shares: undefined, intent: false, model: "" });
-    assert.deepEqual(parseCorePolicyName("core:budget=1000"), { name: "core:budget=1000", budgetTokens: 1000, shares: undefined, intent: false, model: "" });
+    assert.deepEqual(parseCorePolicyName("core"), { name: "core", budgetTokens: 0, shares: undefined, intent: "off", model: "" });
+    assert.deepEqual(parseCorePolicyName("core:budget=1000"), { name: "core:budget=1000", budgetTokens: 1000, shares: undefined, intent: "off", model: "" });
     assert.deepEqual(parseCorePolicyName("core:intent=on,model=gpt-4o,budget=1000"), {
       name: "core:intent=on,model=gpt-4o,budget=1000",
       budgetTokens: 1000,
       shares: undefined,
-      intent: true,
+      intent: "on",
       model: "gpt-4o",
     });
-    assert.throws(() => parseCorePolicyName("core:intent=yes"), invalid(/core intent is on or off/));
+    assert.equal(parseCorePolicyName("core:intent=recent").intent, "recent");
+    assert.throws(() => parseCorePolicyName("core:intent=yes"), invalid(/core intent is on, recent or off/));
     const spec = parseCorePolicyName("core:command.scriptHead=0.5,budget=1000,command.tail=.3,fileRead.head=1");
     assert.equal(spec.budgetTokens, 1000);
     assert.deepEqual(JSON.parse(JSON.stringify(spec.shares)), { command: { scriptHead: 0.5, tail: 0.3 }, fileRead: { head: 1 } });
@@ -100,7 +101,7 @@ describe("resolvePolicies() with core policies", () => {
     assert.throws(() => resolvePolicies(["core:command.tail=2"], [], undefined), invalid(/share must be a number from 0 to 1/));
     assert.throws(
       () => resolvePolicies(["corex"], [], undefined),
-      invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,intent=on,model=M,group\.share=X\|blind\|/),
+      invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,intent=on\|recent,model=M,group\.share=X\|blind\|/),
     );
     assert.throws(() => resolvePolicies(["core:budget=900", "core:budget=900"], [], undefined), invalid(/policy named twice/));
   });

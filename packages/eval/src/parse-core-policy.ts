@@ -9,8 +9,11 @@ export interface CorePolicySpec {
   readonly budgetTokens: number;
   /** Shares replacing the projection core's defaults; undefined = none. */
   readonly shares: ProjectionSharesOverride | undefined;
-  /** Whether the runtime's intent is passed to the core (`intent=on`). */
-  readonly intent: boolean;
+  /**
+   * Which intent is passed to the core: `on` the runtime's whole intent, `recent` the task and the
+   * message that issued the call alone (without the agent's earlier steps), `off` none.
+   */
+  readonly intent: "on" | "recent" | "off";
   /** The model the request names (`model=gpt-4o`); "" = none. */
   readonly model: string;
 }
@@ -45,7 +48,8 @@ export function joinCoreSettings(names: readonly string[]): string[] {
 
 /**
  * Parses `core`, `core:budget=N` and `core:budget=N,intent=on,model=M,group.share=X,…`
- * (`intent=on` passes the runtime's intent; `model` names the request's
+ * (`intent=on` passes the runtime's intent, `intent=recent` the task and the
+ * issuing message alone; `model` names the request's
  * model; keys as in ProjectionShares, dotted per group:
  * `command.scriptHead=0.5`, `fileRead.tail=0.4`; in any order, each at most once).
  *
@@ -55,7 +59,7 @@ export function parseCorePolicyName(name: string): CorePolicySpec {
   if (!CORE_NAME.test(name)) throw new AppError("invalid_argument", `not a core policy [policy=${name}]`);
   const settings = name === "core" ? [] : name.slice("core:".length).split(",");
   let budgetTokens = 0;
-  let intent = false;
+  let intent: CorePolicySpec["intent"] = "off";
   let model = "";
   // Without prototypes: a key such as __proto__ is a name like any other (and refused as unknown).
   const shares: Record<string, Record<string, number>> = Object.create(null) as Record<string, Record<string, number>>;
@@ -76,8 +80,9 @@ export function parseCorePolicyName(name: string): CorePolicySpec {
       continue;
     }
     if (key === "intent") {
-      if (value !== "on" && value !== "off") throw new AppError("invalid_argument", `core intent is on or off [policy=${name}, intent=${value}]`);
-      intent = value === "on";
+      if (value !== "on" && value !== "off" && value !== "recent")
+        throw new AppError("invalid_argument", `core intent is on, recent or off [policy=${name}, intent=${value}]`);
+      intent = value;
       continue;
     }
     if (key === "model") {

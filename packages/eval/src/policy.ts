@@ -24,6 +24,8 @@ export interface ViewContext {
    * call (the previous step's next action), never this call's own next action.
    */
   readonly intent: string;
+  /** The task and the message that issued this call alone, without the agent's earlier steps. */
+  readonly recentIntent?: string;
 }
 
 /** A context policy: turns one tool output into its first view. */

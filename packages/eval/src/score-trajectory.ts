@@ -2,7 +2,7 @@ import type { TokenCounter } from "@loupe/projection";
 import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { viewMisses, type EvidenceMiss } from "./evidence-miss.js";
 import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
-import { intentOf } from "./intent-of.js";
+import { intentOf, recentIntentOf } from "./intent-of.js";
 import { kindOfRow } from "./kind-of-row.js";
 import { addLongTotals, emptyLongTotals, LONG_OUTPUT_CHARS, NAME_KINDS, type LongTotals } from "./long-totals.js";
 import type { Policy } from "./policy.js";
@@ -51,6 +51,8 @@ export interface PreparedTrajectory {
     readonly outputTokens: number;
     readonly evidence: readonly EvidenceItem[];
     readonly intent: string;
+    /** The task and the issuing message alone (`intent=recent`). */
+    readonly recentIntent: string;
     readonly kind: string;
   }>;
 }
@@ -117,6 +119,7 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
           intent,
         }),
         intent,
+        recentIntent: recentIntentOf(trajectory, index),
         kind: kindOfRow(row),
       };
     }),
@@ -139,8 +142,8 @@ export async function scoreTrajectory(
   const totals = emptyTotals();
   const perStep: number[] = [];
   const session = `${policy.name}|${prepared.trajectory.agentSystem}|${prepared.trajectory.id}`;
-  for (const { row, outputTokens, evidence, intent, kind } of prepared.rows) {
-    const view = await policy.view(row, session, { intent });
+  for (const { row, outputTokens, evidence, intent, recentIntent, kind } of prepared.rows) {
+    const view = await policy.view(row, session, { intent, recentIntent });
     const whole = view.firstView === row.output;
     const firstViewTokens = whole ? outputTokens : counter.count(view.firstView);
     const long = row.output.length > LONG_OUTPUT_CHARS ? [totals.long, (totals.longByKind[kind] ??= emptyLongTotals())] : [];
