@@ -10,6 +10,22 @@ import { opencodePluginSource } from "./opencode-plugin.js";
 
 const run = promisify(execFile);
 
+type PluginHooks = Record<string, (input: unknown, output: unknown) => Promise<void>>;
+
+/** The plugin in `folder`, run with a `loupe` that records the payload it is given (in `recorded`) and answers nothing. */
+async function recordingPlugin(folder: string): Promise<{ LoupePlugin: (context: unknown) => Promise<PluginHooks>; recorded: string }> {
+  const recorder = join(folder, "record.mjs");
+  const recorded = join(folder, "payload.json");
+  await writeFile(
+    recorder,
+    `import { writeFileSync } from "node:fs";\nlet text = "";\nprocess.stdin.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => writeFileSync(${JSON.stringify(recorded)}, text));\n`,
+  );
+  const path = join(folder, "loupe.mjs");
+  await writeFile(path, opencodePluginSource({ argv: [process.execPath, recorder] }));
+  const { LoupePlugin } = (await import(path)) as { LoupePlugin: (context: unknown) => Promise<PluginHooks> };
+  return { LoupePlugin, recorded };
+}
+
 describe("opencodePluginSource()", () => {
   it("is a module that parses (OpenCode drops a plugin that does not, silently) and starts with a client", async () => {
     const folder = await mkdtemp(join(tmpdir(), "loupe-plugin-"));
@@ -42,18 +58,7 @@ describe("opencodePluginSource()", () => {
   it("passes the earlier assistant messages with their calls' input (not their output), oldest first, before the task and what asked for the call", async () => {
     const folder = await mkdtemp(join(tmpdir(), "loupe-plugin-"));
     try {
-      // A `loupe` that records the payload it is given and answers nothing (the tool is then left alone).
-      const recorder = join(folder, "record.mjs");
-      const recorded = join(folder, "payload.json");
-      await writeFile(
-        recorder,
-        `import { writeFileSync } from "node:fs";\nlet text = "";\nprocess.stdin.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => writeFileSync(${JSON.stringify(recorded)}, text));\n`,
-      );
-      const path = join(folder, "loupe.mjs");
-      await writeFile(path, opencodePluginSource({ argv: [process.execPath, recorder] }));
-      const { LoupePlugin } = (await import(path)) as {
-        LoupePlugin: (context: unknown) => Promise<Record<string, (input: unknown, output: unknown) => Promise<void>>>;
-      };
+      const { LoupePlugin, recorded } = await recordingPlugin(folder);
       const tool = (callID: string, name: string, input: unknown, output: string): Record<string, unknown> => ({
         type: "tool",
         callID,
@@ -109,17 +114,7 @@ describe("opencodePluginSource()", () => {
   it("reads a session's latest messages per call, and all of them once for its task", async () => {
     const folder = await mkdtemp(join(tmpdir(), "loupe-plugin-"));
     try {
-      const recorder = join(folder, "record.mjs");
-      const recorded = join(folder, "payload.json");
-      await writeFile(
-        recorder,
-        `import { writeFileSync } from "node:fs";\nlet text = "";\nprocess.stdin.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => writeFileSync(${JSON.stringify(recorded)}, text));\n`,
-      );
-      const path = join(folder, "loupe.mjs");
-      await writeFile(path, opencodePluginSource({ argv: [process.execPath, recorder] }));
-      const { LoupePlugin } = (await import(path)) as {
-        LoupePlugin: (context: unknown) => Promise<Record<string, (input: unknown, output: unknown) => Promise<void>>>;
-      };
+      const { LoupePlugin, recorded } = await recordingPlugin(folder);
       // A long session: the task, then 40 assistant messages of one call each.
       const messages = [
         { info: { role: "user" }, parts: [{ type: "text", text: "Fix resolve_lookup_table" }] },
