@@ -28,10 +28,10 @@ export interface CorePolicyOptions {
   /** Default o200k_base. */
   readonly counter?: TokenCounter;
   /**
-   * Pass the runtime's intent to the core: `true` or "on" the whole of it, "recent" the task and the
-   * message that issued the call alone (ViewContext.recentIntent); default none.
+   * Pass the runtime's intent to the core: "on" the whole of it, "recent" the task and the message
+   * that issued the call alone (ViewContext.recentIntent), "off" (the default) none.
    */
-  readonly intent?: boolean | "on" | "recent" | "off";
+  readonly intent?: "on" | "recent" | "off";
   /** The model named in the request ("" = none: an unknown tokenizer, counted with its margin); default "". */
   readonly model?: string;
 }
@@ -111,7 +111,7 @@ export function createCorePolicy(options: CorePolicyOptions = {}): Policy {
         view: "",
         source: "loupe-eval",
         ...(shares === undefined ? {} : { shares }),
-        ...(options.intent === true || options.intent === "on" ? { intent: context?.intent ?? "" } : {}),
+        ...(options.intent === "on" ? { intent: context?.intent ?? "" } : {}),
         ...(options.intent === "recent" ? { intent: context?.recentIntent ?? "" } : {}),
       });
       if (view.unchanged) return { firstView: text, saved: false };

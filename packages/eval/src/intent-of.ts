@@ -12,14 +12,17 @@ import type { Trajectory } from "./corpus-row.js";
 export function intentOf(trajectory: Trajectory, index: number): string {
   const row = trajectory.rows[index];
   if (row === undefined) return "";
-  const issuing = index > 0 ? (trajectory.rows[index - 1]?.nextAction ?? "") : row.previousAction;
   const earlier = index > 1 ? trajectory.rows.slice(0, index - 1).map((earlierRow) => earlierRow.nextAction) : row.earlierActions;
-  return composeIntent(row.task, issuing, earlier);
+  return composeIntent(row.task, issuingOf(trajectory, index), earlier);
 }
 
 /** The intent as it was before the earlier steps joined it: the task and the message that issued call `index` alone. */
 export function recentIntentOf(trajectory: Trajectory, index: number): string {
   const row = trajectory.rows[index];
-  if (row === undefined) return "";
-  return composeIntent(row.task, index > 0 ? (trajectory.rows[index - 1]?.nextAction ?? "") : row.previousAction);
+  return row === undefined ? "" : composeIntent(row.task, issuingOf(trajectory, index));
+}
+
+/** The message that issued call `index`: the previous step's next action; for a first row, its recorded `previous_action`. */
+function issuingOf(trajectory: Trajectory, index: number): string {
+  return index > 0 ? (trajectory.rows[index - 1]?.nextAction ?? "") : (trajectory.rows[index]?.previousAction ?? "");
 }

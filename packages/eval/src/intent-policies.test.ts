@@ -131,7 +131,7 @@ describe("core policy with intent, outputs over 8,000 characters", () => {
     };
     const prepared = prepareTrajectory(trajectory, counter);
     const plain = await scoreTrajectory(prepared, createCorePolicy(), counter);
-    const guided = await scoreTrajectory(prepared, createCorePolicy({ intent: true }), counter);
+    const guided = await scoreTrajectory(prepared, createCorePolicy({ intent: "on" }), counter);
     assert.deepEqual({ ...plain.long, viewTokens: 0 }, { outputs: 1, viewTokens: 0, evidence: 1, inView: 0, reachable: 1, names: 1, namesInView: 0 });
     assert.deepEqual({ ...guided.long, viewTokens: 0 }, { outputs: 1, viewTokens: 0, evidence: 1, inView: 1, reachable: 1, names: 1, namesInView: 1 });
     assert.deepEqual(Object.keys(guided.longByKind), ["file_read"]);

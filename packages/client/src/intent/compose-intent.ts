@@ -6,6 +6,9 @@ export const MAX_INTENT_BYTES = 16 * 1024;
 /** The most of the assistant's earlier messages an intent keeps: their last 4 KiB of UTF-8. */
 export const MAX_EARLIER_BYTES = 4 * 1024;
 
+/** The most earlier messages a way in renders for an intent (their last 4 KiB are kept of them). */
+export const MAX_EARLIER_MESSAGES = 32;
+
 // The task keeps at least this much when the asking text is long.
 const TASK_FLOOR_BYTES = MAX_INTENT_BYTES / 4;
 const SEPARATOR = "\n\n";
@@ -16,8 +19,9 @@ const NOT_ASCII = /[^\t\n\r\x20-\x7e]/;
 // ASCII text (most of an intent) is as many bytes as characters: no encoding needed to tell.
 const bytesOf = (text: string): number => (NOT_ASCII.test(text) ? encoder.encode(text).byteLength : text.length);
 
-// UTF-8 bytes of the code point whose first UTF-16 unit is `code` (a pair's high surrogate: 4).
-const pointBytes = (code: number): number => (code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 4 : 3);
+// UTF-8 bytes of one UTF-16 unit standing alone (a lone surrogate is written as U+FFFD: 3); a surrogate pair is 4.
+const unitBytes = (code: number): number => (code < 0x80 ? 1 : code < 0x800 ? 2 : 3);
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /** `text` cut to at most `maxBytes` of UTF-8, at a code-point boundary. */
@@ -27,8 +31,8 @@ function cutToBytes(text: string, maxBytes: number): string {
   let end = 0;
   while (end < text.length) {
     const code = text.charCodeAt(end);
-    const pair = code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(end + 1));
-    const size = pair ? 4 : pointBytes(code) === 4 ? 3 : pointBytes(code);
+    const pair = isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(end + 1));
+    const size = pair ? 4 : unitBytes(code);
     if (bytes + size > maxBytes) break;
     bytes += size;
     end += pair ? 2 : 1;
@@ -47,8 +51,8 @@ function endWithinBytes(text: string, maxBytes: number): string {
     start = text.length;
     while (start > 0) {
       const code = text.charCodeAt(start - 1);
-      const pair = isLowSurrogate(code) && start > 1 && pointBytes(text.charCodeAt(start - 2)) === 4;
-      const size = pair ? 4 : code >= 0xd800 && code <= 0xdfff ? 3 : pointBytes(code);
+      const pair = isLowSurrogate(code) && start > 1 && isHighSurrogate(text.charCodeAt(start - 2));
+      const size = pair ? 4 : unitBytes(code);
       if (bytes + size > maxBytes) break;
       bytes += size;
       start -= pair ? 2 : 1;
@@ -104,7 +108,8 @@ const MAX_CALL_CHARS = 2000;
 /**
  * A tool call as the intent's earlier messages carry it: `[name] ` and the text of its arguments
  * (string and number values, nested ones too, in order; a JSON string is parsed first; a command
- * Loupe's pre-tool hook rewrote is read as the agent wrote it), at most 2,000 characters. The paths, patterns and code an agent called with are what it looks for next.
+ * Loupe's pre-tool hook rewrote is read as the agent wrote it), at most 2,000 characters. The paths,
+ * patterns and code an agent called with are what it looks for next.
  */
 export function callText(name: string, input: unknown): string {
   const values: string[] = [];

@@ -1,5 +1,5 @@
 import type { AnthropicContentBlock, AnthropicMessage } from "@loupe/conversation";
-import { callText, composeIntent } from "./compose-intent.js";
+import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "./compose-intent.js";
 
 /** The text blocks of a message's content, joined; tool results and other blocks are left out. */
 export function textOfContent(content: string | readonly AnthropicContentBlock[]): string {
@@ -9,9 +9,6 @@ export function textOfContent(content: string | readonly AnthropicContentBlock[]
     .map((block) => block.text)
     .join("\n");
 }
-
-// Earlier assistant messages looked at for an intent (composeIntent keeps their last 4 KiB).
-const MAX_EARLIER = 32;
 
 /** An assistant message as an intent's earlier message: its text, then each of its calls (`callText`). */
 export function assistantSaid(content: string | readonly AnthropicContentBlock[]): string {
@@ -41,7 +38,7 @@ export function intentFromAnthropicMessages(messages: readonly AnthropicMessage[
   const earlier = messages
     .slice(0, Math.max(0, at))
     .filter((message) => message.role === "assistant")
-    .slice(-MAX_EARLIER)
+    .slice(-MAX_EARLIER_MESSAGES)
     .map((message) => assistantSaid(message.content));
   return composeIntent(task === undefined ? "" : textOfContent(task.content), asking === undefined ? "" : textOfContent(asking.content), earlier);
 }

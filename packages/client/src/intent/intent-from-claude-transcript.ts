@@ -42,13 +42,15 @@ export function messagesFromClaudeTranscript(text: string): AnthropicMessage[] {
 }
 
 /**
- * The intent of a tool call from a Claude Code transcript: the task (its first user message) and
- * the assistant text that asked for the call `toolUseId`. `head` is the start of the transcript and
- * `tail` its end (a long transcript is read at both ends only); they may be the same text.
+ * The intent of a tool call from a Claude Code transcript (see intentFromAnthropicMessages): the task
+ * (its first user message), the assistant's earlier messages with their calls, and the assistant text
+ * that asked for the call `toolUseId`. `head` is the start of the transcript and `tail` its end (a long
+ * transcript is read at both ends only); they may be the same text, which is then parsed once.
  */
 export function intentFromClaudeTranscript(head: string, tail: string, toolUseId: string): string {
-  const first = messagesFromClaudeTranscript(head).find((message) => message.role === "user");
   const recent = messagesFromClaudeTranscript(tail);
+  if (head === tail) return intentFromAnthropicMessages(recent, toolUseId);
+  const first = messagesFromClaudeTranscript(head).find((message) => message.role === "user");
   return intentFromAnthropicMessages(first === undefined ? recent : [first, ...recent], toolUseId);
 }
 

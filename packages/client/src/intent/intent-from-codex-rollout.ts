@@ -1,4 +1,4 @@
-import { callText, composeIntent } from "./compose-intent.js";
+import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "./compose-intent.js";
 import { INJECTED_CONTEXT, jsonObjects, textOfParts } from "./transcript-lines.js";
 
 /** One item of a Codex rollout's `response_item` lines (the Responses API's items, as Codex records them). */
@@ -12,9 +12,6 @@ interface RolloutItem {
   arguments?: unknown;
   input?: unknown;
 }
-
-// The model's earlier turns looked at for an intent (composeIntent keeps their last 4 KiB).
-const MAX_EARLIER = 32;
 
 function itemsOf(text: string): RolloutItem[] {
   return jsonObjects(text).flatMap((entry) =>
@@ -71,8 +68,9 @@ function turnsOf(items: readonly RolloutItem[]): string[] {
  * rollout is read at both ends only: the earlier turns come from `tail`); they may be the same text.
  */
 export function intentFromCodexRollout(head: string, tail: string, callId: string): string {
-  const task = itemsOf(head).find(isUserText);
   const items = itemsOf(tail);
+  // A rollout read whole (head and tail the same text) is parsed once.
+  const task = (head === tail ? items : itemsOf(head)).find(isUserText);
   let end = items.findIndex((item) => isCall(item, callId));
   if (end < 0) end = items.length;
   let start = end;
@@ -81,6 +79,6 @@ export function intentFromCodexRollout(head: string, tail: string, callId: strin
     .slice(start, end)
     .map(saidIn)
     .filter((text) => text.trim() !== "");
-  const earlier = turnsOf(items.slice(0, start)).slice(-MAX_EARLIER);
+  const earlier = turnsOf(items.slice(0, start)).slice(-MAX_EARLIER_MESSAGES);
   return composeIntent(task === undefined ? "" : textOfParts(task.content), asking.join("\n"), earlier);
 }

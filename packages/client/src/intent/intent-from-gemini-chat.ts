@@ -1,4 +1,4 @@
-import { callText, composeIntent } from "./compose-intent.js";
+import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "./compose-intent.js";
 import { INJECTED_CONTEXT, jsonObjects, textOfParts } from "./transcript-lines.js";
 
 /**
@@ -13,9 +13,6 @@ interface ChatMessage {
   model?: unknown;
   toolCalls?: unknown;
 }
-
-// The model's earlier replies looked at for an intent (composeIntent keeps their last 4 KiB).
-const MAX_EARLIER = 32;
 
 /** The user and gemini messages of a chat file's lines, in order; a message written again replaces its earlier line in place. */
 function messagesOf(text: string): ChatMessage[] {
@@ -74,12 +71,14 @@ const wroteIn = (reply: ChatMessage): string => [saidIn(reply), ...callsOf(reply
  * `tail`); they may be the same text.
  */
 export function intentFromGeminiChat(head: string, tail: string): string {
-  const task = messagesOf(head).find(
+  const messages = messagesOf(tail);
+  // A chat file read whole (head and tail the same text) is parsed once.
+  const task = (head === tail ? messages : messagesOf(head)).find(
     (message) => message.type === "user" && textOf(message.content).trim() !== "" && !INJECTED_CONTEXT.test(textOf(message.content)),
   );
-  const replies = messagesOf(tail).filter((message) => message.type === "gemini");
+  const replies = messages.filter((message) => message.type === "gemini");
   const asking = replies.at(-1);
-  const earlier = replies.slice(0, -1).slice(-MAX_EARLIER).map(wroteIn);
+  const earlier = replies.slice(0, -1).slice(-MAX_EARLIER_MESSAGES).map(wroteIn);
   return composeIntent(task === undefined ? "" : textOf(task.content), asking === undefined ? "" : saidIn(asking), earlier);
 }
 

@@ -1,4 +1,4 @@
-import { callText, composeIntent } from "@loupe/client";
+import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "@loupe/client";
 
 /** A call an assistant message made: its id (how its result names it), its tool and its arguments. */
 export interface TrackedCall {
@@ -6,9 +6,6 @@ export interface TrackedCall {
   readonly name: string;
   readonly input: unknown;
 }
-
-// Earlier messages kept for the next calls' intents (composeIntent keeps their last 4 KiB).
-const MAX_EARLIER = 32;
 
 /**
  * The intent of each call as a history walk finds it, from the history before its result alone (so it
@@ -38,7 +35,7 @@ export class IntentTracker {
     const said = calls.map((call) => callText(call.name, call.input));
     if (sameMessage) this.earlier[this.earlier.length - 1] = [this.earlier.at(-1) ?? "", ...said].join("\n");
     else this.earlier.push([text, ...said].filter((part) => part.trim() !== "").join("\n"));
-    if (this.earlier.length > MAX_EARLIER) this.earlier.shift();
+    if (this.earlier.length > MAX_EARLIER_MESSAGES) this.earlier.shift();
     this.lastText = text;
   }
 

@@ -24,9 +24,10 @@ const NOTHING: TranscriptContext = { intent: "", model: "" };
 /**
  * The intent of a tool call from the runtime's transcript (`transcript_path`: Claude Code's transcript,
  * Codex's rollout, Gemini CLI's chat file): the task, the assistant's earlier messages with their calls,
- * and the assistant text that asked for the call, read from the transcript's start and end only; and, from Claude Code's and Gemini CLI's, the model of
- * the last reply (Codex names it in the payload). "" for either when the runtime keeps another format, the file cannot be read, or
- * nothing is found: a view without an intent is the view Loupe always gave.
+ * and the assistant text that asked for the call, read from the transcript's start and end only; and,
+ * from Claude Code's and Gemini CLI's, the model of the last reply (Codex names it in the payload). ""
+ * for either when the runtime keeps another format, the file cannot be read, or nothing is found: a
+ * view without an intent is the view Loupe always gave.
  */
 export async function contextFromTranscript(runtime: HookRuntime, path: string, toolUseId: string): Promise<TranscriptContext> {
   if (runtime === "opencode" || path === "") return NOTHING;
