@@ -161,10 +161,26 @@ describe("loupe exec and the pre-tool-use hook", () => {
     assert.ok(shell.stdout.trimEnd().endsWith("status=1"));
   });
 
+  it("pre-tool-use lifts Claude Code's 250-line cut of a content Grep that named no head_limit, so the post-tool hook gets the whole search", async () => {
+    const input = { pattern: "compute\\(", path: work, output_mode: "content", "-n": true };
+    const payload = { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Grep", tool_input: input };
+    const hook = await runHook("pre-tool-use", payload, env);
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.deepEqual(JSON.parse(hook.stdout), { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { ...input, head_limit: 10_000 } } });
+    const unlimited = await runHook("pre-tool-use", payload, { ...env, LOUPE_GREP_LINES: "0" });
+    assert.equal(
+      (JSON.parse(unlimited.stdout) as { hookSpecificOutput: { updatedInput: { head_limit: number } } }).hookSpecificOutput.updatedInput.head_limit,
+      0,
+    );
+    const chosen = await runHook("pre-tool-use", { ...payload, tool_input: { ...input, head_limit: 30 } }, env);
+    assert.equal(chosen.stdout, "");
+  });
+
   it("pre-tool-use leaves background commands, other tools and wrapped commands alone", async () => {
     for (const [tool, input] of [
       ["Bash", { command: "npm run dev", run_in_background: true }],
       ["Read", { file_path: "/etc/hosts" }],
+      ["Grep", { pattern: "x", output_mode: "files_with_matches" }],
       ["Bash", { command: '__loupe_out="$(mktemp)"; echo' }],
     ] as const) {
       const hook = await runHook("pre-tool-use", { session_id: "s", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input }, env);

@@ -23,7 +23,8 @@ const steps = (work: string): ReturnType<typeof callTool>[] => [
   callTool("Bash", { command: LONG_OUTPUT_COMMAND, description: "Print a long log" }),
   callTool("Bash", { command: SUITE_FAILING_COMMAND, description: "Run the tests" }),
   callTool("Read", { file_path: `${work}/big.txt` }),
-  callTool("Grep", { pattern: GREP_PATTERN, path: work, output_mode: "content", "-n": true }),
+  // Its message names a match past Claude Code's own 250-line cut (the 289th of 300).
+  callTool("Grep", { pattern: GREP_PATTERN, path: work, output_mode: "content", "-n": true }, "Where is value_2887 computed?"),
   callTool("mcp__tracker__search", { query: "crash" }),
 ];
 
@@ -48,7 +49,7 @@ describe("Claude Code 2.1.328 with Loupe", () => {
       // No permissionDecision in the PreToolUse answer: --allowedTools Bash decides, and the rewritten command runs.
       settings: {
         hooks: {
-          PreToolUse: [{ matcher: "Bash", hooks: hook(loupeCommandLine("hook", "pre-tool-use")) }],
+          PreToolUse: [{ matcher: "Bash|Grep", hooks: hook(loupeCommandLine("hook", "pre-tool-use")) }],
           PostToolUse: [{ matcher: "Read|Grep|mcp__.*", hooks: hook(loupeCommandLine("hook", "post-tool-use")) }],
         },
       },
@@ -109,7 +110,10 @@ describe("Claude Code 2.1.328 with Loupe", () => {
     assert.ok(again.includes(fileLine(1234)), "the line an earlier call's arguments named (the intent's earlier messages)");
 
     const grep = withoutReminders(results(run, "Grep")[0]!.text);
-    assert.match(grep, /^\[loupe\] 250 matches in big\.txt\n/, "Claude Code's Grep stops at 250 lines itself");
+    // Claude Code stops a Grep at 250 lines itself; the pre-tool hook lifted that, so the view is of all 300 matches.
+    assert.match(grep, /^\[loupe\] 300 matches in big\.txt\n/);
+    assert.ok(grep.split("\n").includes(`big.txt:2887:${fileLine(2887)}`), "the match the model's message named, past the 250th");
+    assert.doesNotMatch(grep, /Showing results with pagination/);
     const hits = grep.split("\n").filter((line) => line.startsWith("big.txt:"));
     for (const line of hits) assert.equal(line, `big.txt:${line.split(":")[1] ?? ""}:${fileLine(Number(line.split(":")[1]))}`);
     assert.ok(hits.length > 20 && omissionNotices(grep).length === 1);

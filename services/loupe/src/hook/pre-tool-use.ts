@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errorMessage, passThrough, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REWRITE, hookRuntimeOf, replaceInputAnswer } from "./hook-runtime.js";
+import { grepLinesOf, liftGrepLimit } from "./lift-grep-limit.js";
 import { contextFromPayload } from "./transcript-intent.js";
 import { isWrappable, wrapShellCommand, type LoupeInvocation } from "./wrap-shell-command.js";
 
@@ -65,8 +66,10 @@ function contextFileOf(payload: Record<string, unknown>): { contextFile?: string
  * its output captured, then saved in Loupe and replaced by the first view (`loupe exec
  * --report`), keeping the command's exit status. A failing command's output is thereby projected
  * too — the runtime's post-tool hook for failures cannot replace output. No permission decision
- * is made: the agent's own permission rules apply as before. Background commands, commands
- * already wrapped and other tools are left alone (nothing printed). Never blocks the agent:
+ * is made: the agent's own permission rules apply as before. A Claude Code Grep in content mode
+ * that names no `head_limit` gets one of LOUPE_GREP_LINES (default 10,000) instead of Claude
+ * Code's 250, so the post-tool hook projects the whole search (see liftGrepLimit). Background
+ * commands, commands already wrapped and other tools are left alone (nothing printed). Never blocks the agent:
  * always resolves 0; anything unexpected prints nothing and one line on stderr.
  */
 export async function preToolUseHook(
@@ -82,8 +85,12 @@ export async function preToolUseHook(
     const runtime = hookRuntimeOf(input, runtimeFlag);
     const toolName = stringField(input, "tool_name");
     const toolInput = input["tool_input"];
-    if (!SHELL_TOOLS.has(toolName) || typeof toolInput !== "object" || toolInput === null) return 0;
+    if (typeof toolInput !== "object" || toolInput === null) return 0;
     const args = toolInput as Record<string, unknown>;
+    const event = stringField(input, "hook_event_name") || "PreToolUse";
+    const lifted = liftGrepLimit(runtime, toolName, args, grepLinesOf(env));
+    if (lifted !== undefined) return (io.writeOut(JSON.stringify(replaceInputAnswer(runtime, event, lifted)) + "\n"), 0);
+    if (!SHELL_TOOLS.has(toolName)) return 0;
     const command = args["command"];
     if (typeof command !== "string" || args["run_in_background"] === true || !isWrappable(command)) return 0;
     const cannot = CANNOT_REWRITE[runtime];
@@ -96,7 +103,6 @@ export async function preToolUseHook(
       transcript: { runtime, path: stringField(input, "transcript_path"), toolUseId: stringField(input, "tool_use_id") },
       ...contextFileOf(input),
     });
-    const event = stringField(input, "hook_event_name") || "PreToolUse";
     io.writeOut(JSON.stringify(replaceInputAnswer(runtime, event, { ...args, command: wrapped })) + "\n");
     return 0;
   } catch (error) {
