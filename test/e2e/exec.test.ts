@@ -161,7 +161,7 @@ describe("loupe exec and the pre-tool-use hook", () => {
     assert.ok(shell.stdout.trimEnd().endsWith("status=1"));
   });
 
-  it("pre-tool-use lifts Claude Code's 250-line cut of a content Grep that named no head_limit, so the post-tool hook gets the whole search", async () => {
+  it("pre-tool-use lifts Claude Code's 250-line cut of a Grep that named no head_limit, so the post-tool hook gets the whole search", async () => {
     const input = { pattern: "compute\\(", path: work, output_mode: "content", "-n": true };
     const payload = { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Grep", tool_input: input };
     const hook = await runHook("pre-tool-use", payload, env);
@@ -180,7 +180,7 @@ describe("loupe exec and the pre-tool-use hook", () => {
     for (const [tool, input] of [
       ["Bash", { command: "npm run dev", run_in_background: true }],
       ["Read", { file_path: "/etc/hosts" }],
-      ["Grep", { pattern: "x", output_mode: "files_with_matches" }],
+      ["Grep", { pattern: "x", output_mode: "files_with_matches", head_limit: 100 }],
       ["Bash", { command: '__loupe_out="$(mktemp)"; echo' }],
     ] as const) {
       const hook = await runHook("pre-tool-use", { session_id: "s", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input }, env);

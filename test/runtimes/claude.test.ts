@@ -19,12 +19,19 @@ import { checkSameBytes, recoverStep, results, startSuite, withoutReminders, typ
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 import { checkTrackerView } from "./support/tracker-checks.js";
 
+// 400 modules that all name the searched word: past the 250 files Claude Code's Grep lists by itself.
+const MODULES = Object.fromEntries(
+  Array.from({ length: 400 }, (_, index) => [`modules/mod_${String(index).padStart(4, "0")}.py`, `import compute  # module ${String(index)}\n`]),
+);
+
 const steps = (work: string): ReturnType<typeof callTool>[] => [
   callTool("Bash", { command: LONG_OUTPUT_COMMAND, description: "Print a long log" }),
   callTool("Bash", { command: SUITE_FAILING_COMMAND, description: "Run the tests" }),
   callTool("Read", { file_path: `${work}/big.txt` }),
   // Its message names a match past Claude Code's own 250-line cut (the 289th of 300).
   callTool("Grep", { pattern: GREP_PATTERN, path: work, output_mode: "content", "-n": true }, "Where is value_2887 computed?"),
+  // Its default mode lists files; the message names one Claude Code's own 250 would not reach.
+  callTool("Grep", { pattern: "import compute", path: `${work}/modules` }, "Which modules import compute? I need mod_0333.py."),
   callTool("mcp__tracker__search", { query: "crash" }),
 ];
 
@@ -43,7 +50,7 @@ describe("Claude Code 2.1.328 with Loupe", () => {
     const mark = logMark(suite);
     const run = await runClaudeCode(suite.vendor, {
       prompt: "Run the checks.",
-      workFiles: SUITE_WORK_FILES,
+      workFiles: { ...SUITE_WORK_FILES, ...MODULES },
       env: loupeEnv(suite.loupe),
       mcpServers: { loupe: loupeStdioMcp(suite.loupe), tracker: trackerMcp() },
       // No permissionDecision in the PreToolUse answer: --allowedTools Bash decides, and the rewritten command runs.
@@ -117,6 +124,14 @@ describe("Claude Code 2.1.328 with Loupe", () => {
     const hits = grep.split("\n").filter((line) => line.startsWith("big.txt:"));
     for (const line of hits) assert.equal(line, `big.txt:${line.split(":")[1] ?? ""}:${fileLine(Number(line.split(":")[1]))}`);
     assert.ok(hits.length > 20 && omissionNotices(grep).length === 1);
+    const files = withoutReminders(results(run, "Grep")[1]!.text).split("\n");
+    assert.equal(files[0], "Found 400 files", "Claude Code counts the whole list once its cut is lifted");
+    assert.equal(files[1], "[loupe] 400 matches");
+    assert.ok(
+      files.some((line) => line.endsWith("modules/mod_0333.py")),
+      "the file the model's message named",
+    );
+    assert.ok(files.length < 300 && omissionNotices(files.join("\n")).length >= 1, String(files.length));
     checkTrackerView(withoutReminders(results(run, "mcp__tracker__search")[0]!.text));
 
     const [fromBash, fromRead] = results(run, "mcp__loupe__read_result");

@@ -120,7 +120,10 @@ function fromRead(response: JsonObject, file: JsonObject): ToolText {
  *   blocks (one JSON text becomes a JSON part) are replaced by one text block
  *   holding the view; other blocks (images, resources) and fields are kept.
  * - An object whose only string field among output/content/result/text holds
- *   the text (e.g. Grep in content mode): that field is replaced.
+ *   the text (e.g. Grep in content and count modes): that field is replaced.
+ * - A list of paths `{ filenames: [...], … }` with no such field (Grep's
+ *   files_with_matches mode, Glob): the paths one a line; the view's lines
+ *   replace `filenames`, the other fields (the runtime's count) are kept.
  */
 export function extractToolText(toolResponse: unknown): ToolText | undefined {
   if (typeof toolResponse === "string") return { parts: [partOf(toolResponse)], shape: "string", rebuild: (view) => view };
@@ -137,7 +140,20 @@ export function extractToolText(toolResponse: unknown): ToolText | undefined {
   if (textKeys.length === 1 && key !== undefined) {
     return { parts: [partOf(response[key] as string)], shape: `field:${key}`, rebuild: (view) => ({ ...response, [key]: view }) };
   }
+  if (textKeys.length === 0) return fromFileList(response);
   return undefined;
+}
+
+/**
+ * A list of paths (Claude Code's Grep in its default files_with_matches mode, Glob): one path a line,
+ * put back as the list of the view's lines — the runtime shows them one a line under its own count of
+ * the files (`Found 1,300 files`), notices among them.
+ */
+function fromFileList(response: JsonObject): ToolText | undefined {
+  const filenames = response["filenames"];
+  if (response["mode"] !== undefined && response["mode"] !== "files_with_matches") return undefined;
+  if (!Array.isArray(filenames) || filenames.length === 0 || !filenames.every((name) => typeof name === "string" && !name.includes("\n"))) return undefined;
+  return { parts: [{ kind: "text", value: filenames.join("\n") }], shape: "filenames", rebuild: (view) => ({ ...response, filenames: view.split("\n") }) };
 }
 
 /** True when the response says the tool failed (`is_error: true`, `isError: true` or `success: false`); false otherwise. */

@@ -10,11 +10,15 @@ describe("liftGrepLimit()", () => {
     assert.deepEqual(liftGrepLimit("claude-code", "Grep", { ...content, offset: 40 }, 0), { ...content, offset: 40, head_limit: 0 });
   });
 
-  it("leaves a call that chose its limit, other modes, other tools and other runtimes alone", () => {
+  it("lifts it in every mode: file lists (the default mode) and counts are projected too", () => {
+    for (const mode of ["files_with_matches", "count"])
+      assert.deepEqual(liftGrepLimit("claude-code", "Grep", { ...content, output_mode: mode }, 10_000), { ...content, output_mode: mode, head_limit: 10_000 });
+    assert.deepEqual(liftGrepLimit("claude-code", "Grep", { pattern: "x" }, 10_000), { pattern: "x", head_limit: 10_000 });
+  });
+
+  it("leaves a call that chose its limit, other tools and other runtimes alone", () => {
     assert.equal(liftGrepLimit("claude-code", "Grep", { ...content, head_limit: 20 }, 10_000), undefined);
     assert.equal(liftGrepLimit("claude-code", "Grep", { ...content, head_limit: 0 }, 10_000), undefined);
-    for (const mode of ["files_with_matches", "count", undefined])
-      assert.equal(liftGrepLimit("claude-code", "Grep", { ...content, output_mode: mode }, 10_000), undefined, String(mode));
     assert.equal(liftGrepLimit("claude-code", "Glob", content, 10_000), undefined);
     for (const runtime of ["codex", "gemini-cli", "opencode"] as const) assert.equal(liftGrepLimit(runtime, "Grep", content, 10_000), undefined, runtime);
   });

@@ -66,7 +66,7 @@ function contextFileOf(payload: Record<string, unknown>): { contextFile?: string
  * its output captured, then saved in Loupe and replaced by the first view (`loupe exec
  * --report`), keeping the command's exit status. A failing command's output is thereby projected
  * too — the runtime's post-tool hook for failures cannot replace output. No permission decision
- * is made: the agent's own permission rules apply as before. A Claude Code Grep in content mode
+ * is made: the agent's own permission rules apply as before. A Claude Code Grep
  * that names no `head_limit` gets one of LOUPE_GREP_LINES (default 10,000) instead of Claude
  * Code's 250, so the post-tool hook projects the whole search (see liftGrepLimit). Background
  * commands, commands already wrapped and other tools are left alone (nothing printed). Never blocks the agent:
