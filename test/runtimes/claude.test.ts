@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { callTool, scriptSteps } from "@loupe/testing";
 import { continuationsIn } from "./support/continuations.js";
-import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, loupeStdioMcp, putSourceLimit, trackerMcp } from "./support/loupe-wiring.js";
+import { README_RULE, getSourceLimit, loupeEnv, loupeHttp, loupeStdioMcp, putSourceLimit, setupSettings, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runClaudeCode } from "./support/run-runtime.js";
 import {
@@ -46,20 +46,15 @@ describe("Claude Code 2.1.328 with Loupe", () => {
 
   it("hooks: PreToolUse runs Bash through loupe exec, PostToolUse projects Read, Grep and MCP; the model recovers through loupe mcp", async (t) => {
     if (!(await runtimeAvailable(t, "claude"))) return;
-    const hook = (command: string): unknown => [{ type: "command", command, timeout: 30 }];
     const mark = logMark(suite);
     const run = await runClaudeCode(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: { ...SUITE_WORK_FILES, ...MODULES },
       env: loupeEnv(suite.loupe),
       mcpServers: { loupe: loupeStdioMcp(suite.loupe), tracker: trackerMcp() },
-      // No permissionDecision in the PreToolUse answer: --allowedTools Bash decides, and the rewritten command runs.
-      settings: {
-        hooks: {
-          PreToolUse: [{ matcher: "Bash|Grep", hooks: hook(loupeCommandLine("hook", "pre-tool-use")) }],
-          PostToolUse: [{ matcher: "Read|Grep|mcp__.*", hooks: hook(loupeCommandLine("hook", "post-tool-use")) }],
-        },
-      },
+      // The hooks `loupe setup claude-code` writes. No permissionDecision in the PreToolUse answer:
+      // --allowedTools Bash decides, and the rewritten command runs.
+      settings: await setupSettings("claude-code", ".claude/settings.json"),
       onStart: ({ work }) =>
         suite.vendor.setScript(
           scriptSteps([

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { callTool, scriptSteps } from "@loupe/testing";
-import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, loupeStdioMcp, putSourceLimit, trackerMcp } from "./support/loupe-wiring.js";
+import { README_RULE, getSourceLimit, loupeEnv, loupeHttp, loupeStdioMcp, putSourceLimit, setupSettings, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
 import { runGeminiCli } from "./support/run-runtime.js";
 import { GREP_PATTERN, fileLine, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, longOutputLine } from "./support/suite-fixtures.js";
@@ -41,7 +41,8 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
       workFiles: SUITE_WORK_FILES,
       env: loupeEnv(suite.loupe),
       mcpServers: { loupe: loupeStdioMcp(suite.loupe), tracker: trackerMcp() },
-      settings: { hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: loupeCommandLine("hook", "pre-tool-use") }] }] } },
+      // The hook `loupe setup gemini-cli` writes (its MCP server is replaced by the suite's own, on Loupe's test address).
+      settings: { hooks: (await setupSettings("gemini-cli", ".gemini/settings.json"))["hooks"] },
       onStart: ({ work }) =>
         suite.vendor.setScript(
           scriptSteps([

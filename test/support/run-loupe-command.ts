@@ -9,8 +9,14 @@ export interface CommandRun {
   readonly elapsedMs: number;
 }
 
-/** The `loupe` command from source: node, its flags, the entry point (as a hook command line would start it). */
-export const LOUPE_FROM_SOURCE: readonly string[] = [process.execPath, "--conditions=source", "--import", "tsx", `${repoRoot()}/services/loupe/src/main.ts`];
+/** The `loupe` command from source: node, its flags, the entry point (as a hook command line would start it; tsx by its file, so from any folder). */
+export const LOUPE_FROM_SOURCE: readonly string[] = [
+  process.execPath,
+  "--conditions=source",
+  "--import",
+  import.meta.resolve("tsx"),
+  `${repoRoot()}/services/loupe/src/main.ts`,
+];
 
 /** Runs `loupe <args>` from source with `input` on stdin and `env` added. */
 export function runLoupeCommand(args: readonly string[], input: string, env: Record<string, string>, cwd = repoRoot()): Promise<CommandRun> {

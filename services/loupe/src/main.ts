@@ -14,6 +14,8 @@ commands:
   recover       recover '<continuation_json>' from a running Loupe: [--budget N] [--all]
   hook          agent hooks: 'hook post-tool-use' projects a post-tool payload on stdin, 'hook pre-tool-use'
                 runs shell commands through 'loupe exec' (docs/runtimes.md)
+  setup         wire a runtime to Loupe (hooks or plugin, MCP server), idempotently: claude-code|codex|gemini-cli|opencode
+                [--project] [--dry-run] [--loupe COMMAND] (docs/runtimes.md)
   plugin        'plugin opencode' prints Loupe's OpenCode plugin (for ~/.config/opencode/plugin/loupe.js)
   exec          run a command and print Loupe's first view of its output, exiting with its status:
                 [--session ID] [--source APP] [--tool NAME] -- COMMAND…
@@ -52,6 +54,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       return (await import("./client-commands.js")).recoverCommand(argv.slice(1), env);
     case "hook":
       return (await import("./hook/hook-command.js")).hookCommand(argv.slice(1), env);
+    case "setup":
+      return (await import("./setup/setup-command.js")).setupCommand(argv.slice(1), env);
     case "plugin":
       return (await import("./runtimes/plugin-command.js")).pluginCommand(argv.slice(1));
     case "exec":

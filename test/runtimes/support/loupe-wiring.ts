@@ -1,6 +1,10 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { repoRoot } from "@loupe/testing";
 import type { EmbeddedLoupe } from "../../support/embedded-loupe.js";
+import { runLoupeCommand } from "../../support/run-loupe-command.js";
 import type { McpServerSpec } from "./invocation.js";
 
 // Resolved here: a runtime starts hooks and MCP servers in its own working folder, where `tsx` is not found by name.
@@ -82,4 +86,20 @@ export const README_RULE = { keep_limit_chars: 8000, keep_head_chars: 3000, keep
 /** The environment that lets Loupe's proxy forward every vendor's routes to `vendorUrl`. */
 export function proxyUpstreams(vendorUrl: string): Record<string, string> {
   return { LOUPE_ANTHROPIC_BASE_URL: vendorUrl, LOUPE_OPENAI_BASE_URL: vendorUrl, LOUPE_GEMINI_BASE_URL: vendorUrl };
+}
+
+/**
+ * The settings file `loupe setup <runtime>` writes for a user whose settings were empty (run from
+ * source in a temporary HOME), parsed: the runtime suites run the real runtime with what the
+ * command writes, so the command is tested end to end.
+ */
+export async function setupSettings(runtime: "claude-code" | "gemini-cli", file: string): Promise<Record<string, unknown>> {
+  const home = await mkdtemp(join(tmpdir(), "loupe-setup-home-"));
+  try {
+    const run = await runLoupeCommand(["setup", runtime], "", { HOME: home });
+    if (run.code !== 0) throw new Error(`loupe setup ${runtime} failed: ${run.stderr}`);
+    return JSON.parse(await readFile(join(home, file), "utf8")) as Record<string, unknown>;
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
 }

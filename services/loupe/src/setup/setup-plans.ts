@@ -1,0 +1,127 @@
+import { join } from "node:path";
+import { shellQuote, type LoupeInvocation } from "../hook/wrap-shell-command.js";
+import { opencodePluginSource } from "../runtimes/opencode-plugin.js";
+import { mergeHookGroup, setEntry, type Change, type HookGroup, type Settings } from "./merge-settings.js";
+
+/** The runtimes `loupe setup` wires. */
+export const SETUP_RUNTIMES = ["claude-code", "codex", "gemini-cli", "opencode"] as const;
+export type SetupRuntime = (typeof SETUP_RUNTIMES)[number];
+
+/** Where the runtimes keep their configuration: the user's home, the project folder, CODEX_HOME, XDG_CONFIG_HOME. */
+export interface SetupPaths {
+  home: string;
+  cwd: string;
+  codexHome: string;
+  configHome: string;
+}
+
+/** One change to one file, and the words that say what it did. */
+export type Edit =
+  | { kind: "json"; path: string; apply: (settings: Settings) => { settings: Settings; changes: string[] } }
+  | { kind: "file"; path: string; content: string; what: string }
+  | { kind: "toml-table"; path: string; header: string; body: string; what: string };
+
+/** What setting up one runtime writes, and what is left for the user to do (said, not done). */
+export interface SetupPlan {
+  edits: Edit[];
+  notes: string[];
+}
+
+const described = (what: string, change: Change): string => `${what} ${change}`;
+
+/** A JSON edit made of steps, each a merge that reports its change. */
+function jsonEdit(path: string, steps: ReadonlyArray<readonly [string, (settings: Settings) => { settings: Settings; change: Change }]>): Edit {
+  return {
+    kind: "json",
+    path,
+    apply: (settings) =>
+      steps.reduce(
+        (done, [what, step]) => {
+          const next = step(done.settings);
+          return { settings: next.settings, changes: [...done.changes, described(what, next.change)] };
+        },
+        { settings, changes: [] as string[] },
+      ),
+  };
+}
+
+function hookStep(runtimeEvent: string, loupeEvent: "pre-tool-use" | "post-tool-use", matcher: string, invocation: LoupeInvocation) {
+  const group: HookGroup = { matcher, hooks: [{ type: "command", command: commandLine(invocation, "hook", loupeEvent) }] };
+  return [`${runtimeEvent} hook (${matcher})`, (settings: Settings) => mergeHookGroup(settings, runtimeEvent, loupeEvent, group)] as const;
+}
+
+/** This `loupe` as one shell command line, with `args` after it. */
+export function commandLine(invocation: LoupeInvocation, ...args: string[]): string {
+  return [...invocation.argv, ...args].map(shellQuote).join(" ");
+}
+
+/** A TOML basic string (JSON's escapes are TOML's for these). */
+const tomlString = (value: string): string => JSON.stringify(value);
+
+/**
+ * What `loupe setup <runtime>` writes (`scope` "user": the user's own configuration, read by every
+ * project; "project": the project folder's), with this very `loupe` (`invocation`) in every command,
+ * so the hooks work whatever the agent's PATH. Claude Code: its PreToolUse hook for Bash and Grep and
+ * its PostToolUse hook for Read, Grep and MCP tools; the MCP server in `.mcp.json` for a project (for
+ * the user, `claude mcp add` writes Claude Code's own state file: said, not done). Codex (user only):
+ * its PostToolUse hook and `[mcp_servers.loupe]` in config.toml when there is none (Codex asks the
+ * user to trust a new hook: said). Gemini CLI: its BeforeTool hook for shell commands and the MCP
+ * server. OpenCode: Loupe's plugin and the MCP server. Pure.
+ * @throws Error for codex with scope "project" (Codex reads hooks from CODEX_HOME only)
+ */
+export function setupPlan(runtime: SetupRuntime, scope: "user" | "project", paths: SetupPaths, invocation: LoupeInvocation): SetupPlan {
+  const [program = "node", ...rest] = invocation.argv;
+  const mcp = { command: program, args: [...rest, "mcp"] };
+  const root = scope === "user" ? paths.home : paths.cwd;
+  switch (runtime) {
+    case "claude-code": {
+      const settings = jsonEdit(join(root, ".claude", "settings.json"), [
+        hookStep("PreToolUse", "pre-tool-use", "Bash|Grep", invocation),
+        hookStep("PostToolUse", "post-tool-use", "Read|Grep|mcp__.*", invocation),
+      ]);
+      if (scope === "project")
+        return {
+          edits: [settings, jsonEdit(join(paths.cwd, ".mcp.json"), [["MCP server loupe", (s) => setEntry(s, ["mcpServers", "loupe"], mcp)]])],
+          notes: [],
+        };
+      return {
+        edits: [settings],
+        notes: [`for the MCP server (read_result, search_result, …) run: claude mcp add --scope user loupe -- ${commandLine(invocation, "mcp")}`],
+      };
+    }
+    case "codex": {
+      if (scope === "project") throw new Error("Codex reads its hooks from CODEX_HOME only: run loupe setup codex without --project");
+      const body = `command = ${tomlString(program)}\nargs = [${mcp.args.map(tomlString).join(", ")}]\n`;
+      return {
+        edits: [
+          jsonEdit(join(paths.codexHome, "hooks.json"), [hookStep("PostToolUse", "post-tool-use", "*", invocation)]),
+          { kind: "toml-table", path: join(paths.codexHome, "config.toml"), header: "[mcp_servers.loupe]", body, what: "MCP server loupe" },
+        ],
+        notes: ["Codex runs a new hook only once you have reviewed and trusted it: open codex and answer its prompt (or /hooks)"],
+      };
+    }
+    case "gemini-cli":
+      return {
+        edits: [
+          jsonEdit(join(root, ".gemini", "settings.json"), [
+            hookStep("BeforeTool", "pre-tool-use", "run_shell_command", invocation),
+            ["MCP server loupe", (settings) => setEntry(settings, ["mcpServers", "loupe"], { ...mcp, trust: true })],
+          ]),
+        ],
+        notes: [],
+      };
+    case "opencode": {
+      const folder = scope === "user" ? join(paths.configHome, "opencode") : join(paths.cwd, ".opencode");
+      const config = scope === "user" ? join(folder, "opencode.json") : join(paths.cwd, "opencode.json");
+      return {
+        edits: [
+          { kind: "file", path: join(folder, "plugin", "loupe.js"), content: opencodePluginSource(invocation), what: "Loupe's plugin" },
+          jsonEdit(config, [
+            ["MCP server loupe", (settings) => setEntry(settings, ["mcp", "loupe"], { type: "local", command: [program, ...mcp.args], enabled: true })],
+          ]),
+        ],
+        notes: [],
+      };
+    }
+  }
+}
