@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -14,7 +14,10 @@ const NPM_CACHE = join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"
 
 /** Runs the installed `loupe` with `input` on stdin. */
 function loupe(bin: string, args: string[], input: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child =
+    bin === "sh"
+      ? spawn("/bin/sh", ["-c", args.join(" ")], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] })
+      : spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -110,5 +113,26 @@ describe("the loupe command as a package: packed, installed globally, run", () =
     assert.equal(hook.code, 0);
     const output = JSON.parse(hook.stdout) as { hookSpecificOutput: { updatedToolOutput: { stdout: string } } };
     assert.match(output.hookSpecificOutput.updatedToolOutput.stdout, /\[loupe\] lines [\d,]+–[\d,]+ of 3,000 omitted/);
+  });
+
+  it("sets Claude Code up with hooks that run this installed loupe by its absolute paths, whatever PATH holds", async () => {
+    const home = join(work, "home");
+    const setup = await loupe(bin, ["setup", "claude-code"], "", { HOME: home });
+    assert.equal(setup.code, 0, setup.stderr);
+    const settings = JSON.parse(await readFile(join(home, ".claude", "settings.json"), "utf8")) as {
+      hooks: Record<string, Array<{ matcher: string; hooks: Array<{ command: string }> }>>;
+    };
+    const command = settings.hooks["PostToolUse"]?.[0]?.hooks[0]?.command ?? "";
+    assert.ok(command.startsWith(`'${process.execPath}' '${join(work, "global")}/`) && command.endsWith(`' 'hook' 'post-tool-use'`), command);
+    const payload = {
+      session_id: "pkg-setup",
+      hook_event_name: "PostToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: "/x/log.txt" },
+      tool_response: { content: numberedLines(3000) },
+    };
+    const hook = await loupe("sh", [command], JSON.stringify(payload), { LOUPE_ADDR: address, PATH: "/nonexistent" });
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.match(hook.stdout, /\[loupe\] lines [\d,]+–[\d,]+ of 3,000 omitted/);
   });
 });
