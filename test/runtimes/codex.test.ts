@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { callTool, scriptSteps } from "@loupe/testing";
-import { README_RULE, getSourceLimit, loupeEnv, loupeCommandLine, loupeHttp, loupeHttpMcp, putSourceLimit, trackerMcp } from "./support/loupe-wiring.js";
+import { README_RULE, getSourceLimit, loupeEnv, loupeHttp, loupeHttpMcp, putSourceLimit, setupSettings, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, lastScripted, runtimeAvailable } from "./support/probe-run.js";
 import { runCodex } from "./support/run-runtime.js";
 import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine } from "./support/suite-fixtures.js";
@@ -31,14 +31,15 @@ describe("Codex 0.169.0 with Loupe", () => {
 
   it("hooks: PostToolUse answers decision:block with Loupe's view of what Codex kept; the model recovers through /mcp", async (t) => {
     if (!(await runtimeAvailable(t, "codex"))) return;
-    const hooks = { PostToolUse: [{ matcher: "Bash|mcp__.*", hooks: [{ type: "command", command: loupeCommandLine("hook", "post-tool-use"), timeout: 30 }] }] };
+    // The hook `loupe setup codex` writes (every tool: the hook leaves what is already small alone).
+    const hooks = await setupSettings("codex", ".codex/hooks.json");
     const mark = logMark(suite);
     const run = await runCodex(suite.vendor, {
       prompt: "Run the checks.",
       workFiles: SUITE_WORK_FILES,
       env: loupeEnv(suite.loupe),
       mcpServers: { loupe: loupeHttpMcp(suite.loupe), tracker: trackerMcp() },
-      homeFiles: { ".codex/hooks.json": JSON.stringify({ hooks }) },
+      homeFiles: { ".codex/hooks.json": JSON.stringify(hooks) },
       args: ["--dangerously-bypass-hook-trust"],
       onStart: () =>
         suite.vendor.setScript(

@@ -93,10 +93,11 @@ export function proxyUpstreams(vendorUrl: string): Record<string, string> {
  * source in a temporary HOME), parsed: the runtime suites run the real runtime with what the
  * command writes, so the command is tested end to end.
  */
-export async function setupSettings(runtime: "claude-code" | "gemini-cli", file: string): Promise<Record<string, unknown>> {
+export async function setupSettings(runtime: "claude-code" | "codex" | "gemini-cli", file: string): Promise<Record<string, unknown>> {
   const home = await mkdtemp(join(tmpdir(), "loupe-setup-home-"));
   try {
-    const run = await runLoupeCommand(["setup", runtime], "", { HOME: home });
+    const env = { HOME: home, CODEX_HOME: join(home, ".codex"), XDG_CONFIG_HOME: join(home, ".config") };
+    const run = await runLoupeCommand(["setup", runtime], "", env);
     if (run.code !== 0) throw new Error(`loupe setup ${runtime} failed: ${run.stderr}`);
     return JSON.parse(await readFile(join(home, file), "utf8")) as Record<string, unknown>;
   } finally {
