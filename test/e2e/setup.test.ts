@@ -70,6 +70,36 @@ describe("loupe setup", () => {
     assert.deepEqual(await readJson(path), settings);
   });
 
+  it("--remove takes out what Loupe put there and nothing else, and says so", async () => {
+    const claude = join(home, ".claude", "settings.json");
+    const removed = await setup(["claude-code", "--remove"]);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(
+      removed.stdout,
+      /settings\.json: PreToolUse hook removed; PostToolUse hook removed\nnext: for the MCP server run: claude mcp remove --scope user loupe\n$/,
+    );
+    assert.deepEqual(await readJson(claude), {
+      model: "opus",
+      hooks: { PreToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: "prettier --write" }] }] },
+    });
+    assert.match((await setup(["claude-code", "--remove"])).stdout, /PreToolUse hook absent; PostToolUse hook absent/);
+
+    const toml = join(home, ".codex", "config.toml");
+    await mkdir(join(home, ".codex"), { recursive: true });
+    await writeFile(toml, 'model = "gpt-5.5"\n');
+    await setup(["codex", "--loupe", "loupe"]);
+    await setup(["opencode", "--loupe", "loupe"]);
+    const codex = await setup(["codex", "--remove"]);
+    assert.match(codex.stdout, /hooks\.json: PostToolUse hook removed\n.*config\.toml: MCP server loupe removed\n$/s);
+    assert.equal(await readFile(toml, "utf8"), 'model = "gpt-5.5"\n', "the user's TOML as it was");
+    assert.deepEqual(await readJson(join(home, ".codex", "hooks.json")), {});
+    const opencode = await setup(["opencode", "--remove"]);
+    assert.match(opencode.stdout, /loupe\.js: Loupe's plugin removed\n.*opencode\.json: MCP server loupe removed\n$/s);
+    assert.equal(await exists(join(home, ".config", "opencode", "plugin", "loupe.js")), false);
+    await rm(join(home, ".codex"), { recursive: true });
+    await rm(join(home, ".config"), { recursive: true });
+  });
+
   it("claude-code --project: the project's settings and its .mcp.json; --loupe names the command to run", async () => {
     const run = await setup(["claude-code", "--project", "--loupe", "loupe"]);
     assert.equal(run.code, 0, run.stderr);

@@ -15,7 +15,7 @@ commands:
   hook          agent hooks: 'hook post-tool-use' projects a post-tool payload on stdin, 'hook pre-tool-use'
                 runs shell commands through 'loupe exec' (docs/runtimes.md)
   setup         wire a runtime to Loupe (hooks or plugin, MCP server), idempotently: claude-code|codex|gemini-cli|opencode
-                [--project] [--dry-run] [--loupe COMMAND] (docs/runtimes.md)
+                [--project] [--dry-run] [--loupe COMMAND] [--remove] (docs/runtimes.md)
   plugin        'plugin opencode' prints Loupe's OpenCode plugin (for ~/.config/opencode/plugin/loupe.js)
   exec          run a command and print Loupe's first view of its output, exiting with its status:
                 [--session ID] [--source APP] [--tool NAME] -- COMMAND…

@@ -62,6 +62,33 @@ describe("mergeHookGroup()", () => {
   });
 });
 
+describe("mergeHookGroup() without a group (loupe setup --remove)", () => {
+  it("takes Loupe's hooks out and nothing else, dropping what it leaves empty", () => {
+    const shared = {
+      matcher: "*",
+      hooks: [
+        { type: "command", command: "audit.sh" },
+        { type: "command", command: "loupe hook pre-tool-use" },
+      ],
+    };
+    const settings = {
+      model: "opus",
+      hooks: { PreToolUse: [shared, group("Bash|Grep"), formatter], PostToolUse: [group("Read", "loupe hook post-tool-use")] },
+    };
+    const removed = mergeHookGroup(settings, "PreToolUse", "pre-tool-use", undefined);
+    assert.equal(removed.change, "removed");
+    assert.deepEqual(removed.settings, {
+      model: "opus",
+      hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "audit.sh" }] }, formatter], PostToolUse: settings.hooks.PostToolUse },
+    });
+    const post = mergeHookGroup(removed.settings, "PostToolUse", "post-tool-use", undefined);
+    assert.deepEqual(post.settings["hooks"], { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "audit.sh" }] }, formatter] });
+    assert.deepEqual(mergeHookGroup({ hooks: { PreToolUse: [group("Bash")] } }, "PreToolUse", "pre-tool-use", undefined).settings, {});
+    const absent = mergeHookGroup({ hooks: {} }, "PreToolUse", "pre-tool-use", undefined);
+    assert.deepEqual(absent, { settings: { hooks: {} }, change: "absent" });
+  });
+});
+
 describe("setEntry()", () => {
   it("sets a nested entry, making the objects on the way, and says whether it added, changed or kept it", () => {
     const server = { command: "node", args: ["main.js", "mcp"] };
@@ -72,5 +99,17 @@ describe("setEntry()", () => {
     const moved = setEntry({ mcpServers: { loupe: { command: "old" }, other: { command: "x" } } }, ["mcpServers", "loupe"], server);
     assert.equal(moved.change, "updated");
     assert.deepEqual(moved.settings, { mcpServers: { loupe: server, other: { command: "x" } } });
+  });
+
+  it("removes an entry when given no value, dropping an object it leaves empty", () => {
+    assert.deepEqual(setEntry({ mcpServers: { loupe: {}, other: {} } }, ["mcpServers", "loupe"], undefined), {
+      settings: { mcpServers: { other: {} } },
+      change: "removed",
+    });
+    assert.deepEqual(setEntry({ theme: "dark", mcpServers: { loupe: {} } }, ["mcpServers", "loupe"], undefined), {
+      settings: { theme: "dark" },
+      change: "removed",
+    });
+    assert.deepEqual(setEntry({ theme: "dark" }, ["mcpServers", "loupe"], undefined), { settings: { theme: "dark" }, change: "absent" });
   });
 });

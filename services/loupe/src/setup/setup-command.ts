@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { currentInvocation } from "../hook/pre-tool-use.js";
@@ -8,7 +8,7 @@ import { parseFlags } from "../parse-flags.js";
 import type { Settings } from "./merge-settings.js";
 import { SETUP_RUNTIMES, setupPlan, type Edit, type SetupPaths, type SetupRuntime } from "./setup-plans.js";
 
-const USAGE = `usage: loupe setup claude-code|codex|gemini-cli|opencode [--project] [--dry-run] [--loupe COMMAND]`;
+const USAGE = `usage: loupe setup claude-code|codex|gemini-cli|opencode [--project] [--dry-run] [--loupe COMMAND] [--remove]`;
 
 /** Where the runtimes' configuration lives for this process: HOME, the working folder, CODEX_HOME, XDG_CONFIG_HOME. */
 export function setupPathsOf(env: NodeJS.ProcessEnv, cwd: string): SetupPaths {
@@ -39,24 +39,49 @@ function parseSettings(path: string, text: string | undefined): Settings {
   return parsed as Settings;
 }
 
-/** The new text of one edited file (undefined: unchanged) and the words for what changed. */
-function planned(edit: Edit, before: string | undefined): { text: string | undefined; changes: string[] } {
+/** What to do with one edited file — write `text`, delete it, or leave it — and the words for what changed. */
+type Planned = { action: "write"; text: string; changes: string[] } | { action: "delete" | "none"; changes: string[] };
+
+/** The lines of a TOML text without the table `header` (up to the next table). */
+function withoutTable(text: string, header: string): string {
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => line.trim() === header);
+  const next = lines.findIndex((line, index) => index > start && /^\s*\[/.test(line));
+  const end = next === -1 ? lines.length : next;
+  // The blank lines before the table go with it.
+  let from = start;
+  while (from > 0 && lines[from - 1]?.trim() === "") from--;
+  return [...lines.slice(0, from), ...lines.slice(end)].join("\n").replace(/\n*$/, "\n");
+}
+
+function planned(edit: Edit, before: string | undefined): Planned {
   switch (edit.kind) {
     case "json": {
       const { settings, changes } = edit.apply(parseSettings(edit.path, before));
       const text = `${JSON.stringify(settings, null, 2)}\n`;
-      return { text: text === before ? undefined : text, changes };
+      // A file that was not there is not made to hold nothing.
+      if (text === before || (before === undefined && Object.keys(settings).length === 0)) return { action: "none", changes };
+      return { action: "write", text, changes };
     }
-    case "file":
-      return before === edit.content
-        ? { text: undefined, changes: [`${edit.what} unchanged`] }
-        : { text: edit.content, changes: [`${edit.what} ${before === undefined ? "added" : "updated"}`] };
+    case "file": {
+      const loupes = before !== undefined && before.split("\n")[0] === edit.content.split("\n")[0];
+      if (edit.remove)
+        return loupes
+          ? { action: "delete", changes: [`${edit.what} removed`] }
+          : { action: "none", changes: [`${edit.what} ${before === undefined ? "absent" : "kept (not Loupe's)"}`] };
+      if (before === edit.content) return { action: "none", changes: [`${edit.what} unchanged`] };
+      return { action: "write", text: edit.content, changes: [`${edit.what} ${before === undefined ? "added" : "updated"}`] };
+    }
     case "toml-table": {
+      const there = before !== undefined && before.split("\n").some((line) => line.trim() === edit.header);
+      if (edit.remove)
+        return there
+          ? { action: "write", text: withoutTable(before, edit.header), changes: [`${edit.what} removed`] }
+          : { action: "none", changes: [`${edit.what} absent`] };
       // A table already there is the user's: kept as it is.
-      if (before !== undefined && before.split("\n").some((line) => line.trim() === edit.header))
-        return { text: undefined, changes: [`${edit.what} kept (${edit.header} is there)`] };
+      if (there) return { action: "none", changes: [`${edit.what} kept (${edit.header} is there)`] };
       const base = before === undefined || before === "" ? "" : before.endsWith("\n") ? `${before}\n` : `${before}\n\n`;
-      return { text: `${base}${edit.header}\n${edit.body}`, changes: [`${edit.what} added`] };
+      return { action: "write", text: `${base}${edit.header}\n${edit.body}`, changes: [`${edit.what} added`] };
     }
   }
 }
@@ -74,18 +99,19 @@ async function writeWhole(path: string, text: string): Promise<void> {
 }
 
 /**
- * `loupe setup <runtime> [--project] [--dry-run] [--loupe COMMAND]`: wires a runtime to Loupe (see
+ * `loupe setup <runtime> [--project] [--dry-run] [--loupe COMMAND] [--remove]`: wires a runtime to Loupe (see
  * setupPlan) in its user configuration, or the working folder's with `--project`, running this very
  * `loupe` by its absolute paths (or `--loupe COMMAND`, say `loupe` found on PATH), and prints one line a file naming
  * what was added, updated or kept — then what is left to do by hand. Idempotent: the runtime's
  * other settings and hooks stay as they were, and a second run changes nothing. Every file is read
  * and checked before any is written, so a file that is not plain JSON stops it with nothing
- * written; `--dry-run` prints the same lines and writes nothing. Returns 0, or 2 for bad usage or
- * an unreadable file.
+ * written; `--dry-run` prints the same lines and writes nothing; `--remove` takes out what Loupe put
+ * there (its hooks, its MCP entries, its plugin and TOML table), and nothing else. Returns 0, or 2
+ * for bad usage or an unreadable file.
  */
 export async function setupCommand(args: readonly string[], env: NodeJS.ProcessEnv, invocation: LoupeInvocation = currentInvocation()): Promise<number> {
   try {
-    const flags = parseFlags(args, ["loupe"], ["project", "dry-run"]);
+    const flags = parseFlags(args, ["loupe"], ["project", "dry-run", "remove"]);
     const command = flags.values.loupe;
     if (command !== undefined && command.trim() === "") throw new Error("--loupe needs a command");
     const [runtime, extra] = flags.positionals;
@@ -96,12 +122,14 @@ export async function setupCommand(args: readonly string[], env: NodeJS.ProcessE
       flags.switches.has("project") ? "project" : "user",
       setupPathsOf(env, process.cwd()),
       command === undefined ? invocation : { argv: [command] },
+      flags.switches.has("remove"),
     );
     const edits = await Promise.all(plan.edits.map(async (edit) => ({ edit, ...planned(edit, await readIfThere(edit.path)) })));
     const dryRun = flags.switches.has("dry-run");
-    for (const { edit, text, changes } of edits) {
-      if (text !== undefined && !dryRun) await writeWhole(edit.path, text);
-      process.stdout.write(`${edit.path}: ${changes.join("; ")}${dryRun && text !== undefined ? " (dry run: not written)" : ""}\n`);
+    for (const { edit, ...done } of edits) {
+      if (!dryRun && done.action === "write") await writeWhole(edit.path, done.text);
+      if (!dryRun && done.action === "delete") await rm(edit.path, { force: true });
+      process.stdout.write(`${edit.path}: ${done.changes.join("; ")}${dryRun && done.action !== "none" ? " (dry run: not written)" : ""}\n`);
     }
     for (const note of plan.notes) process.stdout.write(`next: ${note}\n`);
     return 0;

@@ -15,11 +15,14 @@ export interface SetupPaths {
   configHome: string;
 }
 
-/** One change to one file, and the words that say what it did. */
+/**
+ * One change to one file, and the words that say what it did. A `file` or `toml-table` edit with
+ * `remove` takes Loupe's file (one that starts as `content` does) or table out instead.
+ */
 export type Edit =
   | { kind: "json"; path: string; apply: (settings: Settings) => { settings: Settings; changes: string[] } }
-  | { kind: "file"; path: string; content: string; what: string }
-  | { kind: "toml-table"; path: string; header: string; body: string; what: string };
+  | { kind: "file"; path: string; content: string; what: string; remove: boolean }
+  | { kind: "toml-table"; path: string; header: string; body: string; what: string; remove: boolean };
 
 /** What setting up one runtime writes, and what is left for the user to do (said, not done). */
 export interface SetupPlan {
@@ -45,9 +48,12 @@ function jsonEdit(path: string, steps: ReadonlyArray<readonly [string, (settings
   };
 }
 
-function hookStep(runtimeEvent: string, loupeEvent: "pre-tool-use" | "post-tool-use", matcher: string, invocation: LoupeInvocation) {
+function hookStep(runtimeEvent: string, loupeEvent: "pre-tool-use" | "post-tool-use", matcher: string, invocation: LoupeInvocation, remove: boolean) {
   const group: HookGroup = { matcher, hooks: [{ type: "command", command: commandLine(invocation, "hook", loupeEvent) }] };
-  return [`${runtimeEvent} hook (${matcher})`, (settings: Settings) => mergeHookGroup(settings, runtimeEvent, loupeEvent, group)] as const;
+  return [
+    remove ? `${runtimeEvent} hook` : `${runtimeEvent} hook (${matcher})`,
+    (settings: Settings) => mergeHookGroup(settings, runtimeEvent, loupeEvent, remove ? undefined : group),
+  ] as const;
 }
 
 /** This `loupe` as one shell command line, with `args` after it. */
@@ -66,46 +72,47 @@ const tomlString = (value: string): string => JSON.stringify(value);
  * the user, `claude mcp add` writes Claude Code's own state file: said, not done). Codex (user only):
  * its PostToolUse hook and `[mcp_servers.loupe]` in config.toml when there is none (Codex asks the
  * user to trust a new hook: said). Gemini CLI: its BeforeTool hook for shell commands and the MCP
- * server. OpenCode: Loupe's plugin and the MCP server. Pure.
+ * server. OpenCode: Loupe's plugin and the MCP server. With `remove`, the same places lose what
+ * Loupe put there, and only that (`loupe setup <runtime> --remove`). Pure.
  * @throws Error for codex with scope "project" (Codex reads hooks from CODEX_HOME only)
  */
-export function setupPlan(runtime: SetupRuntime, scope: "user" | "project", paths: SetupPaths, invocation: LoupeInvocation): SetupPlan {
+export function setupPlan(runtime: SetupRuntime, scope: "user" | "project", paths: SetupPaths, invocation: LoupeInvocation, remove = false): SetupPlan {
   const [program = "node", ...rest] = invocation.argv;
   const mcp = { command: program, args: [...rest, "mcp"] };
+  const hook = (runtimeEvent: string, loupeEvent: "pre-tool-use" | "post-tool-use", matcher: string) =>
+    hookStep(runtimeEvent, loupeEvent, matcher, invocation, remove);
+  const server = (path: readonly [string, ...string[]], value: unknown) =>
+    ["MCP server loupe", (settings: Settings) => setEntry(settings, path, remove ? undefined : value)] as const;
   const root = scope === "user" ? paths.home : paths.cwd;
   switch (runtime) {
     case "claude-code": {
       const settings = jsonEdit(join(root, ".claude", "settings.json"), [
-        hookStep("PreToolUse", "pre-tool-use", "Bash|Grep", invocation),
-        hookStep("PostToolUse", "post-tool-use", "Read|Grep|mcp__.*", invocation),
+        hook("PreToolUse", "pre-tool-use", "Bash|Grep"),
+        hook("PostToolUse", "post-tool-use", "Read|Grep|mcp__.*"),
       ]);
-      if (scope === "project")
-        return {
-          edits: [settings, jsonEdit(join(paths.cwd, ".mcp.json"), [["MCP server loupe", (s) => setEntry(s, ["mcpServers", "loupe"], mcp)]])],
-          notes: [],
-        };
-      return {
-        edits: [settings],
-        notes: [`for the MCP server (read_result, search_result, …) run: claude mcp add --scope user loupe -- ${commandLine(invocation, "mcp")}`],
-      };
+      if (scope === "project") return { edits: [settings, jsonEdit(join(paths.cwd, ".mcp.json"), [server(["mcpServers", "loupe"], mcp)])], notes: [] };
+      const note = remove
+        ? "for the MCP server run: claude mcp remove --scope user loupe"
+        : `for the MCP server (read_result, search_result, …) run: claude mcp add --scope user loupe -- ${commandLine(invocation, "mcp")}`;
+      return { edits: [settings], notes: [note] };
     }
     case "codex": {
       if (scope === "project") throw new Error("Codex reads its hooks from CODEX_HOME only: run loupe setup codex without --project");
       const body = `command = ${tomlString(program)}\nargs = [${mcp.args.map(tomlString).join(", ")}]\n`;
       return {
         edits: [
-          jsonEdit(join(paths.codexHome, "hooks.json"), [hookStep("PostToolUse", "post-tool-use", "*", invocation)]),
-          { kind: "toml-table", path: join(paths.codexHome, "config.toml"), header: "[mcp_servers.loupe]", body, what: "MCP server loupe" },
+          jsonEdit(join(paths.codexHome, "hooks.json"), [hook("PostToolUse", "post-tool-use", "*")]),
+          { kind: "toml-table", path: join(paths.codexHome, "config.toml"), header: "[mcp_servers.loupe]", body, what: "MCP server loupe", remove },
         ],
-        notes: ["Codex runs a new hook only once you have reviewed and trusted it: open codex and answer its prompt (or /hooks)"],
+        notes: remove ? [] : ["Codex runs a new hook only once you have reviewed and trusted it: open codex and answer its prompt (or /hooks)"],
       };
     }
     case "gemini-cli":
       return {
         edits: [
           jsonEdit(join(root, ".gemini", "settings.json"), [
-            hookStep("BeforeTool", "pre-tool-use", "run_shell_command", invocation),
-            ["MCP server loupe", (settings) => setEntry(settings, ["mcpServers", "loupe"], { ...mcp, trust: true })],
+            hook("BeforeTool", "pre-tool-use", "run_shell_command"),
+            server(["mcpServers", "loupe"], { ...mcp, trust: true }),
           ]),
         ],
         notes: [],
@@ -115,10 +122,8 @@ export function setupPlan(runtime: SetupRuntime, scope: "user" | "project", path
       const config = scope === "user" ? join(folder, "opencode.json") : join(paths.cwd, "opencode.json");
       return {
         edits: [
-          { kind: "file", path: join(folder, "plugin", "loupe.js"), content: opencodePluginSource(invocation), what: "Loupe's plugin" },
-          jsonEdit(config, [
-            ["MCP server loupe", (settings) => setEntry(settings, ["mcp", "loupe"], { type: "local", command: [program, ...mcp.args], enabled: true })],
-          ]),
+          { kind: "file", path: join(folder, "plugin", "loupe.js"), content: opencodePluginSource(invocation), what: "Loupe's plugin", remove },
+          jsonEdit(config, [server(["mcp", "loupe"], { type: "local", command: [program, ...mcp.args], enabled: true })]),
         ],
         notes: [],
       };
