@@ -29,9 +29,10 @@ export interface CorePolicyOptions {
   readonly counter?: TokenCounter;
   /**
    * Pass the runtime's intent to the core: "on" the whole of it, "recent" the task and the message
-   * that issued the call alone (ViewContext.recentIntent), "off" (the default) none.
+   * that issued the call alone (ViewContext.recentIntent), "oracle" the intent with the call's own
+   * next action in it (ViewContext.oracleIntent: a diagnostic ceiling), "off" (the default) none.
    */
-  readonly intent?: "on" | "recent" | "off";
+  readonly intent?: "on" | "recent" | "oracle" | "off";
   /** The model named in the request ("" = none: an unknown tokenizer, counted with its margin); default "". */
   readonly model?: string;
 }
@@ -113,6 +114,7 @@ export function createCorePolicy(options: CorePolicyOptions = {}): Policy {
         ...(shares === undefined ? {} : { shares }),
         ...(options.intent === "on" ? { intent: context?.intent ?? "" } : {}),
         ...(options.intent === "recent" ? { intent: context?.recentIntent ?? "" } : {}),
+        ...(options.intent === "oracle" ? { intent: context?.oracleIntent ?? "" } : {}),
       });
       if (view.unchanged) return { firstView: text, saved: false };
       return { firstView: view.text, saved: true, recover: async (evidence) => searchSavedOutput(text, evidence) };

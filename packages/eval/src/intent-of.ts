@@ -22,6 +22,14 @@ export function recentIntentOf(trajectory: Trajectory, index: number): string {
   return row === undefined ? "" : composeIntent(row.task, issuingOf(trajectory, index));
 }
 
+/** The intent with call `index`'s own next action as its asking message (ViewContext.oracleIntent: a diagnostic ceiling). */
+export function oracleIntentOf(trajectory: Trajectory, index: number): string {
+  const row = trajectory.rows[index];
+  if (row === undefined) return "";
+  const earlier = index > 1 ? trajectory.rows.slice(0, index - 1).map((earlierRow) => earlierRow.nextAction) : row.earlierActions;
+  return composeIntent(row.task, row.nextAction, [...earlier, issuingOf(trajectory, index)]);
+}
+
 /** The message that issued call `index`: the previous step's next action; for a first row, its recorded `previous_action`. */
 function issuingOf(trajectory: Trajectory, index: number): string {
   return index > 0 ? (trajectory.rows[index - 1]?.nextAction ?? "") : (trajectory.rows[index]?.previousAction ?? "");

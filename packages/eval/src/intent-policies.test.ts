@@ -154,4 +154,13 @@ describe("core policy with intent, outputs over 8,000 characters", () => {
     const recent = await scoreTrajectory(prepared, createCorePolicy({ intent: "recent" }), counter);
     assert.deepEqual([whole.long.evidence, whole.long.inView, recent.long.inView], [1, 1, 0]);
   });
+
+  it("intent=oracle (a diagnostic ceiling) puts the call's own next action in the intent, while the evidence stays what the runtime's intent does not name", async () => {
+    const trajectory: Trajectory = { agentSystem: "fixture", id: "t1", rows: [row(1, "ok", "Let me read src/app.py"), row(2, file, "change fallback_value")] };
+    const prepared = prepareTrajectory(trajectory, counter);
+    assert.match(prepared.rows[1]?.oracleIntent ?? "", /Let me read src\/app\.py\n\nFix parse_header\n\nchange fallback_value$/);
+    const runtime = await scoreTrajectory(prepared, createCorePolicy({ intent: "on" }), counter);
+    const oracle = await scoreTrajectory(prepared, createCorePolicy({ intent: "oracle" }), counter);
+    assert.deepEqual([runtime.long.evidence, runtime.long.inView, oracle.long.evidence, oracle.long.inView], [1, 0, 1, 1]);
+  });
 });

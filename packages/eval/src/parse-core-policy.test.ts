@@ -21,7 +21,8 @@ describe("parseCorePolicyName()", () => {
       model: "gpt-4o",
     });
     assert.equal(parseCorePolicyName("core:intent=recent").intent, "recent");
-    assert.throws(() => parseCorePolicyName("core:intent=yes"), invalid(/core intent is on, recent or off/));
+    assert.equal(parseCorePolicyName("core:intent=oracle").intent, "oracle");
+    assert.throws(() => parseCorePolicyName("core:intent=yes"), invalid(/core intent is on, recent, oracle or off/));
     const spec = parseCorePolicyName("core:command.scriptHead=0.5,budget=1000,command.tail=.3,fileRead.head=1");
     assert.equal(spec.budgetTokens, 1000);
     assert.deepEqual(JSON.parse(JSON.stringify(spec.shares)), { command: { scriptHead: 0.5, tail: 0.3 }, fileRead: { head: 1 } });
@@ -101,7 +102,7 @@ describe("resolvePolicies() with core policies", () => {
     assert.throws(() => resolvePolicies(["core:command.tail=2"], [], undefined), invalid(/share must be a number from 0 to 1/));
     assert.throws(
       () => resolvePolicies(["corex"], [], undefined),
-      invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,intent=on\|recent,model=M,group\.share=X\|blind\|/),
+      invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,intent=on\|recent\|oracle,model=M,group\.share=X\|blind\|/),
     );
     assert.throws(() => resolvePolicies(["core:budget=900", "core:budget=900"], [], undefined), invalid(/policy named twice/));
   });

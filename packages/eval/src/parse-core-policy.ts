@@ -13,7 +13,7 @@ export interface CorePolicySpec {
    * Which intent is passed to the core: `on` the runtime's whole intent, `recent` the task and the
    * message that issued the call alone (without the agent's earlier steps), `off` none.
    */
-  readonly intent: "on" | "recent" | "off";
+  readonly intent: "on" | "recent" | "oracle" | "off";
   /** The model the request names (`model=gpt-4o`); "" = none. */
   readonly model: string;
 }
@@ -49,7 +49,8 @@ export function joinCoreSettings(names: readonly string[]): string[] {
 /**
  * Parses `core`, `core:budget=N` and `core:budget=N,intent=on,model=M,group.share=X,…`
  * (`intent=on` passes the runtime's intent, `intent=recent` the task and the
- * issuing message alone; `model` names the request's
+ * issuing message alone, `intent=oracle` the intent with the call's own next action in it, a
+ * diagnostic ceiling; `model` names the request's
  * model; keys as in ProjectionShares, dotted per group:
  * `command.scriptHead=0.5`, `fileRead.tail=0.4`; in any order, each at most once).
  *
@@ -80,8 +81,8 @@ export function parseCorePolicyName(name: string): CorePolicySpec {
       continue;
     }
     if (key === "intent") {
-      if (value !== "on" && value !== "off" && value !== "recent")
-        throw new AppError("invalid_argument", `core intent is on, recent or off [policy=${name}, intent=${value}]`);
+      if (value !== "on" && value !== "off" && value !== "recent" && value !== "oracle")
+        throw new AppError("invalid_argument", `core intent is on, recent, oracle or off [policy=${name}, intent=${value}]`);
       intent = value;
       continue;
     }

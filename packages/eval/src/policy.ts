@@ -26,6 +26,12 @@ export interface ViewContext {
   readonly intent: string;
   /** The task and the message that issued this call alone, without the agent's earlier steps. */
   readonly recentIntent?: string;
+  /**
+   * The intent with this call's own next action in place of the message that issued it: what no
+   * runtime can know. A ceiling for diagnostics (`core:intent=oracle`: how much of the evidence the
+   * selection keeps when the intent names it), never a result to report as Loupe's.
+   */
+  readonly oracleIntent?: string;
 }
 
 /** A context policy: turns one tool output into its first view. */

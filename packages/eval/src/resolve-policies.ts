@@ -50,7 +50,7 @@ const KNOWN = [
   "loupe",
   "loupe:budget=N,intent=on",
   "core",
-  "core:budget=N,intent=on|recent,model=M,group.share=X",
+  "core:budget=N,intent=on|recent|oracle,model=M,group.share=X",
   "blind",
   "blind:<core or loupe policy>",
   "head:<core or loupe policy>",
@@ -87,7 +87,7 @@ function policyNamed(name: string, client: LoupeClient | undefined): Policy {
 /**
  * Builds the policies named in `names` (see {@link DEFAULT_POLICY_NAMES};
  * `loupe:budget=N` for any N, `loupe:intent=on` to send the intent; `core`,
- * `core:budget=N[,intent=on|recent][,model=M][,group.share=X…]`, see
+ * `core:budget=N[,intent=on|recent|oracle][,model=M][,group.share=X…]`, see
  * `parseCorePolicyName`; `blind` beside `core`, `blind:<core or loupe
  * policy>` beside another, see `createBlindPolicy`; `head:<core or loupe policy>`, see
  * `createHeadPolicy`) followed by one per

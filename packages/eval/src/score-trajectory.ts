@@ -2,7 +2,7 @@ import type { TokenCounter } from "@loupe/projection";
 import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { viewMisses, type EvidenceMiss } from "./evidence-miss.js";
 import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
-import { intentOf, recentIntentOf } from "./intent-of.js";
+import { intentOf, oracleIntentOf, recentIntentOf } from "./intent-of.js";
 import { kindOfRow } from "./kind-of-row.js";
 import { addLongTotals, emptyLongTotals, LONG_OUTPUT_CHARS, NAME_KINDS, type LongTotals } from "./long-totals.js";
 import type { Policy } from "./policy.js";
@@ -53,6 +53,8 @@ export interface PreparedTrajectory {
     readonly intent: string;
     /** The task and the issuing message alone (`intent=recent`). */
     readonly recentIntent: string;
+    /** The intent with this call's own next action as its asking message (`intent=oracle`, a diagnostic ceiling). */
+    readonly oracleIntent: string;
     readonly kind: string;
   }>;
 }
@@ -120,6 +122,7 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
         }),
         intent,
         recentIntent: recentIntentOf(trajectory, index),
+        oracleIntent: oracleIntentOf(trajectory, index),
         kind: kindOfRow(row),
       };
     }),
@@ -142,8 +145,8 @@ export async function scoreTrajectory(
   const totals = emptyTotals();
   const perStep: number[] = [];
   const session = `${policy.name}|${prepared.trajectory.agentSystem}|${prepared.trajectory.id}`;
-  for (const { row, outputTokens, evidence, intent, recentIntent, kind } of prepared.rows) {
-    const view = await policy.view(row, session, { intent, recentIntent });
+  for (const { row, outputTokens, evidence, intent, recentIntent, oracleIntent, kind } of prepared.rows) {
+    const view = await policy.view(row, session, { intent, recentIntent, oracleIntent });
     const whole = view.firstView === row.output;
     const firstViewTokens = whole ? outputTokens : counter.count(view.firstView);
     const long = row.output.length > LONG_OUTPUT_CHARS ? [totals.long, (totals.longByKind[kind] ??= emptyLongTotals())] : [];
