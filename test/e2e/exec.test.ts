@@ -174,6 +174,10 @@ describe("loupe exec and the pre-tool-use hook", () => {
     );
     const chosen = await runHook("pre-tool-use", { ...payload, tool_input: { ...input, head_limit: 30 } }, env);
     assert.equal(chosen.stdout, "");
+    // With Loupe down nothing would cut the larger search: Claude Code's own cut stays.
+    const down = await runHook("pre-tool-use", payload, { LOUPE_ADDR: "127.0.0.1:9" });
+    assert.equal(down.stdout, "");
+    assert.match(down.stderr, /nothing listens where Loupe should be; Grep keeps Claude Code's own cut/);
   });
 
   it("pre-tool-use leaves background commands, other tools and wrapped commands alone", async () => {

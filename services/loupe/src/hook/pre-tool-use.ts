@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { errorMessage, passThrough, readPayload, stringField, type HookIo } from "./hook-io.js";
 import { CANNOT_REWRITE, hookRuntimeOf, replaceInputAnswer } from "./hook-runtime.js";
 import { grepLinesOf, liftGrepLimit } from "./lift-grep-limit.js";
+import { loupeListening } from "./loupe-listening.js";
 import { contextFromPayload } from "./transcript-intent.js";
 import { isWrappable, wrapShellCommand, type LoupeInvocation } from "./wrap-shell-command.js";
 
@@ -68,7 +69,8 @@ function contextFileOf(payload: Record<string, unknown>): { contextFile?: string
  * too — the runtime's post-tool hook for failures cannot replace output. No permission decision
  * is made: the agent's own permission rules apply as before. A Claude Code Grep
  * that names no `head_limit` gets one of LOUPE_GREP_LINES (default 10,000) instead of Claude
- * Code's 250, so the post-tool hook projects the whole search (see liftGrepLimit). Background
+ * Code's 250, so the post-tool hook projects the whole search (see liftGrepLimit) — only when something
+ * listens where Loupe should be (loupeListening), so that with Loupe down the Grep keeps Claude Code's cut. Background
  * commands, commands already wrapped and other tools are left alone (nothing printed). Never blocks the agent:
  * always resolves 0; anything unexpected prints nothing and one line on stderr.
  */
@@ -89,7 +91,13 @@ export async function preToolUseHook(
     const args = toolInput as Record<string, unknown>;
     const event = stringField(input, "hook_event_name") || "PreToolUse";
     const lifted = liftGrepLimit(runtime, toolName, args, grepLinesOf(env));
-    if (lifted !== undefined) return (io.writeOut(JSON.stringify(replaceInputAnswer(runtime, event, lifted)) + "\n"), 0);
+    if (lifted !== undefined) {
+      // Only Loupe would cut the larger search: with Loupe down, Claude Code's own cut stays.
+      if (!(await loupeListening(env)))
+        return (passThrough(io, `nothing listens where Loupe should be; Grep keeps Claude Code's own cut [tool=${toolName}]`), 0);
+      io.writeOut(JSON.stringify(replaceInputAnswer(runtime, event, lifted)) + "\n");
+      return 0;
+    }
     if (!SHELL_TOOLS.has(toolName)) return 0;
     const command = args["command"];
     if (typeof command !== "string" || args["run_in_background"] === true || !isWrappable(command)) return 0;
