@@ -88,10 +88,12 @@ describe("loupe setup", () => {
     await mkdir(join(home, ".codex"), { recursive: true });
     await writeFile(toml, 'model = "gpt-5.5"\n');
     await setup(["codex", "--loupe", "loupe"]);
+    // What the user added under Loupe's table goes with it.
+    await writeFile(toml, `${await readFile(toml, "utf8")}\n[mcp_servers.loupe.env]\nLOUPE_ADDR = "127.0.0.1:50051"\n\n[features]\nplugins = false\n`);
     await setup(["opencode", "--loupe", "loupe"]);
     const codex = await setup(["codex", "--remove"]);
     assert.match(codex.stdout, /hooks\.json: PostToolUse hook removed\n.*config\.toml: MCP server loupe removed\n$/s);
-    assert.equal(await readFile(toml, "utf8"), 'model = "gpt-5.5"\n', "the user's TOML as it was");
+    assert.equal(await readFile(toml, "utf8"), 'model = "gpt-5.5"\n\n[features]\nplugins = false\n', "the user's TOML as it was, the next table kept");
     assert.deepEqual(await readJson(join(home, ".codex", "hooks.json")), {});
     const opencode = await setup(["opencode", "--remove"]);
     assert.match(opencode.stdout, /loupe\.js: Loupe's plugin removed\n.*opencode\.json: MCP server loupe removed\n$/s);
@@ -145,6 +147,15 @@ describe("loupe setup", () => {
     const plugin = await readFile(join(home, ".config", "opencode", "plugin", "loupe.js"), "utf8");
     const printed = await runLoupeCommand(["plugin", "opencode"], "", env);
     assert.equal(plugin, printed.stdout);
+    const theirs = join(project, ".opencode", "plugin", "loupe.js");
+    await mkdir(join(project, ".opencode", "plugin"), { recursive: true });
+    await writeFile(theirs, "// someone else's loupe.js\n");
+    assert.match((await setup(["opencode", "--project"])).stdout, /loupe\.js: Loupe's plugin not written \(the file there is not Loupe's\)/);
+    assert.equal(await readFile(theirs, "utf8"), "// someone else's loupe.js\n");
+    assert.match((await setup(["opencode", "--project", "--remove"])).stdout, /loupe\.js: Loupe's plugin kept \(not Loupe's\)/);
+    assert.equal(await readFile(theirs, "utf8"), "// someone else's loupe.js\n");
+    await rm(join(project, ".opencode"), { recursive: true });
+    await rm(join(project, "opencode.json"), { force: true });
     const config = await readJson(join(home, ".config", "opencode", "opencode.json"));
     const server = (config["mcp"] as Record<string, { type: string; command: string[]; enabled: boolean }>)["loupe"];
     assert.equal(server?.type, "local");

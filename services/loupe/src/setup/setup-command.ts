@@ -42,16 +42,17 @@ function parseSettings(path: string, text: string | undefined): Settings {
 /** What to do with one edited file — write `text`, delete it, or leave it — and the words for what changed. */
 type Planned = { action: "write"; text: string; changes: string[] } | { action: "delete" | "none"; changes: string[] };
 
-/** The lines of a TOML text without the table `header` (up to the next table). */
+/** The lines of a TOML text without the table `header` and its own sub-tables (`[name.env]`), up to the next table. */
 function withoutTable(text: string, header: string): string {
   const lines = text.split("\n");
   const start = lines.findIndex((line) => line.trim() === header);
-  const next = lines.findIndex((line, index) => index > start && /^\s*\[/.test(line));
+  const own = `${header.slice(0, -1)}.`;
+  const next = lines.findIndex((line, index) => index > start && /^\s*\[/.test(line) && !line.trim().startsWith(own));
   const end = next === -1 ? lines.length : next;
-  // The blank lines before the table go with it.
-  let from = start;
-  while (from > 0 && lines[from - 1]?.trim() === "") from--;
-  return [...lines.slice(0, from), ...lines.slice(end)].join("\n").replace(/\n*$/, "\n");
+  const kept = lines.slice(0, start).join("\n").trimEnd();
+  const after = lines.slice(end).join("\n").trim();
+  // One blank line between what was before the table and what came after it.
+  return [kept, after].filter((part) => part !== "").join("\n\n") + "\n";
 }
 
 function planned(edit: Edit, before: string | undefined): Planned {
@@ -70,6 +71,8 @@ function planned(edit: Edit, before: string | undefined): Planned {
           ? { action: "delete", changes: [`${edit.what} removed`] }
           : { action: "none", changes: [`${edit.what} ${before === undefined ? "absent" : "kept (not Loupe's)"}`] };
       if (before === edit.content) return { action: "none", changes: [`${edit.what} unchanged`] };
+      // A file of the same name that is not Loupe's is the user's: never overwritten.
+      if (before !== undefined && !loupes) return { action: "none", changes: [`${edit.what} not written (the file there is not Loupe's)`] };
       return { action: "write", text: edit.content, changes: [`${edit.what} ${before === undefined ? "added" : "updated"}`] };
     }
     case "toml-table": {
