@@ -22,7 +22,7 @@ export { toolResultFromOpenAi } from "./tool-result-from-open-ai.js";
 export { applyProjectionToAnthropic } from "./apply-projection-to-anthropic.js";
 export { applyProjectionToOpenAiChat } from "./apply-projection-to-open-ai-chat.js";
 export { projectAnthropicMessages } from "./project-anthropic-messages.js";
-export { callText, composeIntent, MAX_EARLIER_BYTES, MAX_EARLIER_MESSAGES, MAX_INTENT_BYTES } from "./intent/compose-intent.js";
+export { callText, composeIntent, earlierMessage, MAX_EARLIER_BYTES, MAX_EARLIER_MESSAGES, MAX_INTENT_BYTES } from "./intent/compose-intent.js";
 export { intentFromAnthropicMessages } from "./intent/intent-from-anthropic-messages.js";
 export { intentFromClaudeTranscript, messagesFromClaudeTranscript, modelFromClaudeTranscript } from "./intent/intent-from-claude-transcript.js";
 export type { ToolResultFromOpenAiOptions } from "./tool-result-from-open-ai.js";

@@ -11,9 +11,7 @@ import type { Trajectory } from "./corpus-row.js";
  */
 export function intentOf(trajectory: Trajectory, index: number): string {
   const row = trajectory.rows[index];
-  if (row === undefined) return "";
-  const earlier = index > 1 ? trajectory.rows.slice(0, index - 1).map((earlierRow) => earlierRow.nextAction) : row.earlierActions;
-  return composeIntent(row.task, issuingOf(trajectory, index), earlier);
+  return row === undefined ? "" : composeIntent(row.task, issuingOf(trajectory, index), earlierOf(trajectory, index));
 }
 
 /** The intent as it was before the earlier steps joined it: the task and the message that issued call `index` alone. */
@@ -25,9 +23,16 @@ export function recentIntentOf(trajectory: Trajectory, index: number): string {
 /** The intent with call `index`'s own next action as its asking message (ViewContext.oracleIntent: a diagnostic ceiling). */
 export function oracleIntentOf(trajectory: Trajectory, index: number): string {
   const row = trajectory.rows[index];
-  if (row === undefined) return "";
-  const earlier = index > 1 ? trajectory.rows.slice(0, index - 1).map((earlierRow) => earlierRow.nextAction) : row.earlierActions;
-  return composeIntent(row.task, row.nextAction, [...earlier, issuingOf(trajectory, index)]);
+  return row === undefined ? "" : composeIntent(row.task, row.nextAction, [...earlierOf(trajectory, index), issuingOf(trajectory, index)]);
+}
+
+/**
+ * The agent's earlier steps when call `index` returns: the next actions before the one that issued it;
+ * for a row recorded without them (the first of its trajectory), its `earlier_actions`.
+ */
+function earlierOf(trajectory: Trajectory, index: number): readonly string[] {
+  if (index > 1) return trajectory.rows.slice(0, index - 1).map((row) => row.nextAction);
+  return trajectory.rows[index]?.earlierActions ?? [];
 }
 
 /** The message that issued call `index`: the previous step's next action; for a first row, its recorded `previous_action`. */

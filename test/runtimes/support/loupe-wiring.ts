@@ -2,23 +2,16 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { repoRoot } from "@loupe/testing";
 import type { EmbeddedLoupe } from "../../support/embedded-loupe.js";
-import { runLoupeCommand } from "../../support/run-loupe-command.js";
+import { LOUPE_FROM_SOURCE, runLoupeCommand } from "../../support/run-loupe-command.js";
 import type { McpServerSpec } from "./invocation.js";
 
 // Resolved here: a runtime starts hooks and MCP servers in its own working folder, where `tsx` is not found by name.
 const TSX_LOADER = import.meta.resolve("tsx");
-const shellQuote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
 /** The `loupe` command from source, runnable from any folder: node, the source condition, tsx, the entry point. */
 export function loupeArgv(): string[] {
-  return [process.execPath, "--conditions=source", "--import", TSX_LOADER, `${repoRoot()}/services/loupe/src/main.ts`];
-}
-
-/** A shell command line running `loupe <args>` from source (for a hook's `command`). */
-export function loupeCommandLine(...args: string[]): string {
-  return [...loupeArgv(), ...args].map(shellQuote).join(" ");
+  return [...LOUPE_FROM_SOURCE];
 }
 
 /** The gRPC address of an embedded Loupe, as LOUPE_ADDR. */

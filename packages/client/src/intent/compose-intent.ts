@@ -102,6 +102,14 @@ export function composeIntent(task: string, asking: string, earlier: readonly st
   return [before, taskKept, asked].filter((text) => text !== "").join(SEPARATOR);
 }
 
+/**
+ * An assistant message as the intent's earlier messages carry it (`composeIntent`'s `earlier`): what it
+ * said, then each of its calls (as `callText` renders them), one a line; blank parts left out.
+ */
+export function earlierMessage(said: string, calls: readonly string[]): string {
+  return [said, ...calls].filter((part) => part.trim() !== "").join("\n");
+}
+
 // One call's arguments as an intent line: its name, then the text of its arguments' values.
 const MAX_CALL_CHARS = 2000;
 

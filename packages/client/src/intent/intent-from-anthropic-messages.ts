@@ -1,5 +1,5 @@
 import type { AnthropicContentBlock, AnthropicMessage } from "@loupe/conversation";
-import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "./compose-intent.js";
+import { callText, composeIntent, earlierMessage, MAX_EARLIER_MESSAGES } from "./compose-intent.js";
 
 /** The text blocks of a message's content, joined; tool results and other blocks are left out. */
 export function textOfContent(content: string | readonly AnthropicContentBlock[]): string {
@@ -16,7 +16,7 @@ export function assistantSaid(content: string | readonly AnthropicContentBlock[]
   const calls = content.flatMap((block) =>
     block.type === "tool_use" ? [callText(typeof block["name"] === "string" ? block["name"] : "", block["input"])] : [],
   );
-  return [textOfContent(content), ...calls].filter((part) => part.trim() !== "").join("\n");
+  return earlierMessage(textOfContent(content), calls);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "./compose-intent.js";
+import { callText, composeIntent, earlierMessage, MAX_EARLIER_MESSAGES } from "./compose-intent.js";
 import { INJECTED_CONTEXT, jsonObjects, textOfParts } from "./transcript-lines.js";
 
 /**
@@ -60,7 +60,7 @@ function callsOf(toolCalls: unknown): string[] {
 }
 
 /** A reply as an intent's earlier message: what it thought and said, then each of its calls (`callText`). */
-const wroteIn = (reply: ChatMessage): string => [saidIn(reply), ...callsOf(reply.toolCalls)].filter((text) => text.trim() !== "").join("\n");
+const wroteIn = (reply: ChatMessage): string => earlierMessage(saidIn(reply), callsOf(reply.toolCalls));
 
 /**
  * The intent of a tool call from Gemini CLI's chat file, read while the call runs (its BeforeTool

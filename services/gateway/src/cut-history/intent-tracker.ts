@@ -1,4 +1,4 @@
-import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "@loupe/client";
+import { callText, composeIntent, earlierMessage, MAX_EARLIER_MESSAGES } from "@loupe/client";
 
 /** A call an assistant message made: its id (how its result names it), its tool and its arguments. */
 export interface TrackedCall {
@@ -34,7 +34,7 @@ export class IntentTracker {
     for (const call of calls) this.asked.set(call.id, { text, earlier: before });
     const said = calls.map((call) => callText(call.name, call.input));
     if (sameMessage) this.earlier[this.earlier.length - 1] = [this.earlier.at(-1) ?? "", ...said].join("\n");
-    else this.earlier.push([text, ...said].filter((part) => part.trim() !== "").join("\n"));
+    else this.earlier.push(earlierMessage(text, said));
     if (this.earlier.length > MAX_EARLIER_MESSAGES) this.earlier.shift();
     this.lastText = text;
   }

@@ -25,7 +25,7 @@ export async function hookCommand(args: readonly string[], env: NodeJS.ProcessEn
     writeErr: (text) => void process.stderr.write(text),
   };
   // A runtime starts the hook once per tool call: each event loads only its own code (the pre-tool-use
-  // hook never calls Loupe, so it does not load the gRPC client, about 0.3 s of every call's start).
+  // hook never calls Project, so it does not load the gRPC client, about 0.3 s of every call's start).
   if (event === "post-tool-use") return (await import("./post-tool-use.js")).postToolUseHook(env, io, runtime);
   if (event === "pre-tool-use") return (await import("./pre-tool-use.js")).preToolUseHook(env, io, runtime);
   process.stderr.write(`loupe hook: unknown event ${JSON.stringify(event ?? "")}; ${USAGE}\n`);

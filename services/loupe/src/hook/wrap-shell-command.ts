@@ -11,6 +11,11 @@ export interface LoupeInvocation {
   argv: readonly string[];
 }
 
+/** This `loupe` as one shell command line, with `args` after it (each argument quoted). */
+export function commandLine(invocation: LoupeInvocation, ...args: string[]): string {
+  return [...invocation.argv, ...args].map(shellQuote).join(" ");
+}
+
 /** What the wrapped command passes to `loupe exec --report`. */
 export interface WrapOptions {
   sessionId: string;
@@ -43,7 +48,7 @@ const LEAVES_SHELL = /(^|[\s;&|(){}])(exit|exec|logout)(\s|;|$)|\bset\s+-[A-Za-z
  * original is followed by a newline, so a trailing comment or heredoc ends where it did.
  */
 export function wrapShellCommand(command: string, loupe: LoupeInvocation, options: WrapOptions): string {
-  const self = loupe.argv.map(shellQuote).join(" ");
+  const self = commandLine(loupe);
   const report = [
     `${self} exec --report "$${WRAP_MARKER}" --exit-code "$__loupe_rc" --start-seconds "$__loupe_t0" --end-seconds "$SECONDS"`,
     `--session ${shellQuote(options.sessionId)} --source ${shellQuote(options.source)} --tool ${shellQuote(options.toolName)}`,

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { shellQuote, type LoupeInvocation } from "../hook/wrap-shell-command.js";
+import { commandLine, type LoupeInvocation } from "../hook/wrap-shell-command.js";
 import { opencodePluginSource } from "../runtimes/opencode-plugin.js";
 import { mergeHookGroup, setEntry, type Change, type HookGroup, type Settings } from "./merge-settings.js";
 
@@ -54,11 +54,6 @@ function hookStep(runtimeEvent: string, loupeEvent: "pre-tool-use" | "post-tool-
     remove ? `${runtimeEvent} hook` : `${runtimeEvent} hook (${matcher})`,
     (settings: Settings) => mergeHookGroup(settings, runtimeEvent, loupeEvent, remove ? undefined : group),
   ] as const;
-}
-
-/** This `loupe` as one shell command line, with `args` after it. */
-export function commandLine(invocation: LoupeInvocation, ...args: string[]): string {
-  return [...invocation.argv, ...args].map(shellQuote).join(" ");
 }
 
 /** A TOML basic string (JSON's escapes are TOML's for these). */
