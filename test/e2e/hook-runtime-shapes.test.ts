@@ -205,6 +205,18 @@ describe("loupe hook post-tool-use on what the runtimes really hand it", () => {
     );
   });
 
+  it("projects Glob's list of paths the same way, keeping its other fields", async () => {
+    const filenames = Array.from({ length: 1500 }, (_, index) => `/work/src/pkg_${String(index % 37)}/module_${String(index)}.py`);
+    const response = { filenames, numFiles: filenames.length, truncated: false, durationMs: 12 };
+    const run = await runHook("post-tool-use", payload("PostToolUse", "Glob", { pattern: "**/*.py" }, { tool_response: response }), env);
+    assert.equal(run.code, 0, run.stderr);
+    const updated = (JSON.parse(run.stdout) as HookOutput).hookSpecificOutput.updatedToolOutput as Record<string, unknown>;
+    assert.deepEqual([updated["numFiles"], updated["truncated"], updated["durationMs"]], [1500, false, 12]);
+    const shown = updated["filenames"] as string[];
+    assert.ok(shown.length < 400 && shown.some((line) => line.startsWith("[loupe] ")), String(shown.length));
+    for (const path of shown.filter((line) => !line.startsWith("[loupe] "))) assert.ok(filenames.includes(path), path);
+  });
+
   it("sends an MCP tool's JSON as JSON, so its view is valid JSON with pointer continuations", async () => {
     const items = Array.from({ length: 400 }, (_, index) => ({
       id: `issue-${String(index)}`,
