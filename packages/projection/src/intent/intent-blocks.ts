@@ -90,11 +90,16 @@ export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]
     return best;
   }
 
-  // The change in the number of gap notices when [start, end) is kept: a run joining kept lines on both sides removes one.
-  // (Lines already kept inside the window may split it; counting it as one run only errs by a notice the budget check catches.)
+  // The change in the number of gap notices when [start, end) is kept: the runs of omitted lines meeting
+  // [start - 1, end] before, against those left after (at most one above and one below the window).
   function gapDelta(start: number, end: number): number {
-    const left = start === 0 || kept[start - 1] === 1;
-    const right = end >= lines.length || kept[end] === 1;
-    return left && right ? -1 : !left && !right ? 1 : 0;
+    const from = Math.max(0, start - 1);
+    const to = Math.min(lines.length - 1, end);
+    let before = 0;
+    for (let index = from; index <= to; index++) {
+      if (kept[index] !== 1 && (index === from || kept[index - 1] === 1)) before++;
+    }
+    const after = (start > 0 && kept[start - 1] !== 1 ? 1 : 0) + (end < lines.length && kept[end] !== 1 ? 1 : 0);
+    return after - before;
   }
 }

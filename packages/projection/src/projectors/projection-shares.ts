@@ -98,7 +98,7 @@ export const DEFAULT_SHARES: ProjectionShares = Object.freeze({
   search: Object.freeze({ head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2, counts: 0.1, omittedFiles: 0.15 }),
   listing: Object.freeze({ head: 0.3, samples: 0.35, tail: 0.25, header: 0.1, map: 0.6 }),
   headTail: Object.freeze({ head: 0.65 }),
-  intent: Object.freeze({ command: 0.4, fileRead: 0.6, search: 0.3, listing: 0.4, generic: 0.5, conversation: 0.4 }),
+  intent: Object.freeze({ command: 0.4, fileRead: 0.6, search: 0.45, listing: 0.4, generic: 0.5, conversation: 0.4 }),
 });
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
