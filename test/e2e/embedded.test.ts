@@ -138,6 +138,23 @@ describe("embedded mode (loupe serve)", () => {
     assert.match(second.lines.join("\n"), /data dir is in use by another process/);
   });
 
+  it("exits 1 naming the address when its HTTP port is taken, embedded or a gateway of its own, instead of hanging", async () => {
+    const otherDir = await mkdtemp(join(tmpdir(), "loupe-embedded-taken-"));
+    try {
+      const taken = { LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: String(httpPort) };
+      const serve = startLoupeProcess(["serve"], { ...env(), ...taken, LOUPE_DATA_DIR: otherDir });
+      const gateway = startLoupeProcess(["gateway"], { ...taken, LOUPE_ARCHIVE_ADDR: "127.0.0.1:1" });
+      for (const child of [serve, gateway]) {
+        const code = await Promise.race([child.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000).unref())]);
+        if (code !== 1) await child.stop("SIGKILL");
+        assert.equal(code, 1);
+        assert.match(child.lines.join("\n"), new RegExp(`cannot bind http server \\[address=127\\.0\\.0\\.1:${String(httpPort)}\\]`));
+      }
+    } finally {
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps what it accepted across a restart, and gives the same view again", async () => {
     assert.equal(await loupe.stop("SIGTERM"), 0, "graceful shutdown exits 0");
     loupe = startLoupeProcess(["serve"], env());

@@ -79,6 +79,9 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   }
 }
 
+/** How long a failed command's output has to drain before the process ends, whatever it still holds open. */
+const FAILED_EXIT_MS = 200;
+
 main(process.argv.slice(2), process.env).then(
   (code) => {
     if (code !== 0) process.exitCode = code;
@@ -86,5 +89,8 @@ main(process.argv.slice(2), process.env).then(
   (error: unknown) => {
     process.stderr.write(`loupe: ${isAppError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
+    // A command that failed is over, even when what it opened before failing (a server that did start, a client's
+    // reconnecting connection) would keep the process alive: a service whose port is taken exits instead of hanging.
+    setTimeout(() => process.exit(), FAILED_EXIT_MS).unref();
   },
 );
