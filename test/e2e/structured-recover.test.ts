@@ -105,7 +105,7 @@ describe("structured results: JSON views and JSON-pointer recovery", () => {
     const view = textOf(response.parts);
     const canonical = `${log}\n${json}`;
     assert.ok(counter.count(view) <= 2000);
-    assert.match(view, /^\[loupe\] structured content \(lines 3,002–3,002\), as an index/m);
+    assert.match(view, /^\[loupe\] structured content \(lines 3002–3002\), as an index/m);
     assert.ok(view.length < canonical.length / 10, "the JSON is an index, not a second copy");
     let pointers = 0;
     for (const omission of response.omissions) {

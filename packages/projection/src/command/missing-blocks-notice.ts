@@ -1,4 +1,4 @@
-import { formatNumber } from "../format-number.js";
+import { formatLine, formatNumber } from "../format-number.js";
 import type { LineOmission } from "../head-tail-view.js";
 import type { ErrorBlock } from "./find-error-blocks.js";
 
@@ -17,7 +17,7 @@ function hiddenLines(omissions: readonly LineOmission[], totalLines: number): Ui
 }
 
 function range(span: { start: number; end: number }): string {
-  return span.end - span.start === 1 ? formatNumber(span.start + 1) : `${formatNumber(span.start + 1)}–${formatNumber(span.end)}`;
+  return span.end - span.start === 1 ? formatLine(span.start + 1) : `${formatLine(span.start + 1)}–${formatLine(span.end)}`;
 }
 
 /** The blocks' line spans, blocks that touch (one ends where the next starts: a run of one-line diagnostics) joined. */

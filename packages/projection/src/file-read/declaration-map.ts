@@ -1,4 +1,4 @@
-import { formatNumber } from "../format-number.js";
+import { formatLine, formatNumber } from "../format-number.js";
 import type { TokenCounter } from "../token-counter.js";
 import { bucketsByLevel, spreadLevels } from "./choose-outline.js";
 import { outlineLanguageOf, outlineLevel, withoutNumberPrefix } from "./outline-level.js";
@@ -88,7 +88,7 @@ export function declarationMapNotice(
   const omitted = declarations.filter((declaration) => kept[declaration.index] !== 1);
   if (omitted.length === 0) return "";
   const opening = numbering.label === "" ? DECLARATION_MAP_OPENING : `${DECLARATION_MAP_OPENING}${numbering.label} `;
-  const entry = (declaration: Declaration): string => `${formatNumber(numbering.lineOf(declaration.index))} ${declaration.label}`;
+  const entry = (declaration: Declaration): string => `${formatLine(numbering.lineOf(declaration.index))} ${declaration.label}`;
   const fixed = counter.count(`${opening}${CLOSING} … (${formatNumber(omitted.length)} more)`);
   let room = maxTokens - fixed;
   const chosen: Declaration[] = [];

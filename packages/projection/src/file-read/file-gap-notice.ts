@@ -1,5 +1,5 @@
 import { continuationJson } from "../continuation.js";
-import { formatNumber } from "../format-number.js";
+import { formatLine, formatNumber } from "../format-number.js";
 import { lineGapNotice } from "../lines/gap-notice.js";
 import type { DescribeGap } from "../lines/render-selection.js";
 import type { ReadSource } from "./read-source.js";
@@ -36,7 +36,7 @@ function partNotice(
   endLine: number,
   totalLines: number,
 ): { description: string; continuationJson: string } {
-  const lines = (from: number, to: number): string => (from === to ? `line ${formatNumber(from)}` : `lines ${formatNumber(from)}–${formatNumber(to)}`);
+  const lines = (from: number, to: number): string => (from === to ? `line ${formatLine(from)}` : `lines ${formatLine(from)}–${formatLine(to)}`);
   const where = range === undefined ? `from ${path}` : range.from === startLine && range.to === endLine ? path : `${path} ${lines(range.from, range.to)}`;
   const what = `[loupe] ${lines(startLine, endLine)} of ${formatNumber(totalLines)} omitted (${where})`;
   if (resultId === "") return { description: `${what}; the full result could not be saved`, continuationJson: "" };

@@ -39,8 +39,8 @@ describe("brief gap notices", () => {
     assert.ok(counter.count(view.text) <= 1600);
   });
 
-  it("say only the lines when nothing was saved", () => {
+  it("say only the lines when nothing was saved, numbered as a gutter and sed write them", () => {
     assert.equal(briefGapNotice(3, 3, ""), "[loupe] line 3 omitted");
-    assert.equal(briefGapNotice(1200, 1300, "{}"), '[loupe] lines 1,200–1,300 omitted; recover as above with {"start_line":1200,"end_line":1300}');
+    assert.equal(briefGapNotice(1200, 1300, "{}"), '[loupe] lines 1200–1300 omitted; recover as above with {"start_line":1200,"end_line":1300}');
   });
 });

@@ -1,5 +1,5 @@
 import { continuationJson } from "../continuation.js";
-import { formatNumber } from "../format-number.js";
+import { formatLine, formatNumber } from "../format-number.js";
 import type { DescribeGap } from "./render-selection.js";
 
 /**
@@ -10,7 +10,7 @@ import type { DescribeGap } from "./render-selection.js";
  */
 export function lineGapNotice(resultId: string, label = ""): DescribeGap {
   return (startLine, endLine, totalLines) => {
-    const range = startLine === endLine ? `line ${formatNumber(startLine)}` : `lines ${formatNumber(startLine)}–${formatNumber(endLine)}`;
+    const range = startLine === endLine ? `line ${formatLine(startLine)}` : `lines ${formatLine(startLine)}–${formatLine(endLine)}`;
     const of = label === "" ? formatNumber(totalLines) : `${label} (${formatNumber(totalLines)} lines)`;
     const what = `[loupe] ${range} of ${of} omitted`;
     if (resultId === "") return { description: `${what}; the full result could not be saved`, continuationJson: "" };

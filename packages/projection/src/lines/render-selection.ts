@@ -1,4 +1,4 @@
-import { formatNumber } from "../format-number.js";
+import { formatLine } from "../format-number.js";
 import type { LineOmission } from "../head-tail-view.js";
 
 /** How a projector words the notice for one omitted run (1-based, inclusive line numbers). */
@@ -24,7 +24,7 @@ export interface RenderOptions {
  * result_id. Without a continuation (nothing saved), the lines alone.
  */
 export function briefGapNotice(startLine: number, endLine: number, continuationJson: string): string {
-  const range = startLine === endLine ? `line ${formatNumber(startLine)}` : `lines ${formatNumber(startLine)}–${formatNumber(endLine)}`;
+  const range = startLine === endLine ? `line ${formatLine(startLine)}` : `lines ${formatLine(startLine)}–${formatLine(endLine)}`;
   if (continuationJson === "") return `[loupe] ${range} omitted`;
   return `[loupe] ${range} omitted; recover as above with ${JSON.stringify({ start_line: startLine, end_line: endLine })}`;
 }

@@ -1,5 +1,5 @@
 import { continuationJson } from "../continuation.js";
-import { formatNumber } from "../format-number.js";
+import { formatLine, formatNumber } from "../format-number.js";
 import type { DescribeGap } from "../lines/render-selection.js";
 import { boundedLine } from "../search/bounded-line.js";
 import type { TokenCounter } from "../token-counter.js";
@@ -97,7 +97,7 @@ function baseDirectory(listing: Listing): number {
 /**
  * The notice for omitted listing lines, naming the deepest directory (at
  * most `maxDepth` deep: the subtrees the view was cut into) that holds all of
- * them and how many entries they are: "[loupe] lines 200–1,402 of 4,900
+ * them and how many entries they are: "[loupe] lines 200–1402 of 4,900
  * omitted (src/vendor/, 1,203 entries); recover with {…}".
  */
 export function listingGapNotice(resultId: string, listing: Listing, maxDepth: number): DescribeGap {
@@ -116,7 +116,7 @@ export function listingGapNotice(resultId: string, listing: Listing, maxDepth: n
     while (common > 0 && (tree.depth[common] ?? 0) > maxDepth) common = tree.parent[common] ?? 0;
     const count = (before[endLine] ?? 0) - (before[startLine - 1] ?? 0);
     const where = common > 0 ? `${directoryLabel(tree.path[common] ?? "")}, ${entries(count)}` : entries(count);
-    const range = startLine === endLine ? `line ${formatNumber(startLine)}` : `lines ${formatNumber(startLine)}–${formatNumber(endLine)}`;
+    const range = startLine === endLine ? `line ${formatLine(startLine)}` : `lines ${formatLine(startLine)}–${formatLine(endLine)}`;
     const what = `[loupe] ${range} of ${formatNumber(totalLines)} omitted (${where})`;
     if (resultId === "") return { description: `${what}; the full result could not be saved`, continuationJson: "" };
     const json = continuationJson({ result_id: resultId, start_line: startLine, end_line: endLine });

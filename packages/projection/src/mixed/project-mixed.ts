@@ -1,7 +1,7 @@
 import type { ProjectOptions, ResultView, ViewOmission } from "../project-result.js";
 import type { Projector, ProjectorInput } from "../projectors/projector.js";
 import { continuationJson } from "../continuation.js";
-import { formatNumber } from "../format-number.js";
+import { formatLine } from "../format-number.js";
 import { splitLines } from "../split-lines.js";
 import { projectStructured, structuredIndexBudget } from "../structured/project-structured.js";
 import { shapeByView } from "../structured/shape-by-view.js";
@@ -42,7 +42,7 @@ export function projectMixed(input: ProjectorInput, tail: StructuredTail, projec
     : projectStructured(value, { ...options, budgetTokens: indexBudget }, { mode: "index" });
   const whole = options.resultId === "" ? "" : continuationJson({ result_id: options.resultId, start_line: jsonStartLine, end_line: totalLines });
   const form = shaped.selected ? `in view "${shaped.selected.name}"` : "as an index";
-  const heading = `[loupe] structured content (lines ${formatNumber(jsonStartLine)}–${formatNumber(totalLines)}), ${form}${whole === "" ? "" : `; all of it: ${whole}`}`;
+  const heading = `[loupe] structured content (lines ${formatLine(jsonStartLine)}–${formatLine(totalLines)}), ${form}${whole === "" ? "" : `; all of it: ${whole}`}`;
   const indexPart = `${heading}\n${index.text}${shaped.omission ? `\n${shaped.omission.description}` : ""}`;
   let rest = options.budgetTokens - options.counter.count(indexPart) - 1;
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -1,4 +1,4 @@
-import { formatNumber } from "../format-number.js";
+import { formatLine, formatNumber } from "../format-number.js";
 import type { TokenCounter } from "../token-counter.js";
 import { boundedLine, fitItems } from "./bounded-line.js";
 import type { GrepOutput } from "./parse-grep-output.js";
@@ -72,7 +72,7 @@ export function omittedFilesLine(
     const named = `${(grep.files[id] ?? "").slice(base.length)} ${formatNumber(grep.hits[id]?.length ?? 0)}`;
     if (!spans) return named;
     const [from, to] = [first[id] ?? 0, last[id] ?? 0];
-    return `${named} (${from === to ? `line ${formatNumber(from)}` : `lines ${formatNumber(from)}–${formatNumber(to)}`})`;
+    return `${named} (${from === to ? `line ${formatLine(from)}` : `lines ${formatLine(from)}–${formatLine(to)}`})`;
   };
   const fit = (spans: boolean): { line: string; named: number } =>
     fitItems(
