@@ -116,6 +116,8 @@ describe("projectFileRead() with a map of omitted declarations", () => {
     assert.ok(counter.count(map) <= 300, "at most its share (0.3) of the budget");
     const entries = [...map.matchAll(/(\d[\d,]*) def (handler_\d+)/g)];
     assert.ok(entries.length >= 20, map);
+    // Line numbers are addresses, written as a gutter, sed and the continuations write them: plain digits.
+    assert.ok(entries.some(([, number]) => Number(number) >= 1000) && entries.every(([, number]) => /^\d+$/.test(number ?? "")), map);
     assert.match(map, /… \(\d+ more\)/, "more are omitted than the share names");
     for (const [, number, name] of entries) {
       const line = Number((number ?? "").replace(/,/g, ""));
