@@ -192,4 +192,32 @@ describe("loupe exec and the pre-tool-use hook", () => {
       assert.equal(hook.stdout, "", JSON.stringify(input));
     }
   });
+  // A log where one worker of 3,000 failed, in the middle: a blind or head/tail view leaves it out.
+  const WORKERS = `for i in $(seq 1 3000); do if [ $i -eq 1737 ]; then echo "worker_$i failed: checksum mismatch in shard_$i"; else echo "worker_$i finished batch"; fi; done`;
+
+  it("loupe project and loupe exec take the agent's intent (--intent, --intent-file) and model: the line it names is in the view", async () => {
+    const { stdout: log } = await run("bash", ["-c", WORKERS], { maxBuffer: 16 * 1024 * 1024 });
+    const intent = "The nightly run reports one failure. Why did worker_1737 fail?";
+    const project = (args: string[]) => runLoupeCommand(["project", "--tool", "bash", "--command", "cat nightly.log", "--json", ...args], log, env);
+    const usageOf = (stdout: string) => JSON.parse(stdout) as { parts: Array<{ text?: string }>; usage: { projectedTokens: number } };
+    const blind = await project([]);
+    assert.equal(blind.code, 0, blind.stderr);
+    assert.doesNotMatch(blind.stdout, /worker_1737 failed/);
+    const guided = await project(["--intent", intent]);
+    assert.equal(guided.code, 0, guided.stderr);
+    assert.match(guided.stdout, /worker_1737 failed: checksum mismatch in shard_1737/);
+    await writeFile(join(work, "intent.txt"), intent);
+    const fromFile = await project(["--intent-file", join(work, "intent.txt")]);
+    assert.deepEqual(usageOf(fromFile.stdout).parts, usageOf(guided.stdout).parts, "the same intent gives the same view");
+    // A named model with its own tokenizer has no margin for an unknown one: its view uses more of the budget.
+    const named = await project(["--intent", intent, "--model", "gpt-4o"]);
+    assert.ok(usageOf(named.stdout).usage.projectedTokens > usageOf(guided.stdout).usage.projectedTokens, named.stdout.slice(0, 300));
+    const both = await project(["--intent", intent, "--intent-file", join(work, "intent.txt")]);
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /give the intent once/);
+
+    const exec = await runLoupeCommand(["exec", "--intent", intent, "--", WORKERS], "", env);
+    assert.equal(exec.code, 0, exec.stderr);
+    assert.match(exec.stdout, /worker_1737 failed: checksum mismatch in shard_1737/);
+  });
 });

@@ -12,22 +12,44 @@ async function readStdin(): Promise<string> {
 }
 
 /**
- * `loupe project [--file F] [--tool NAME] [--session ID] [--budget N] [--json]`:
- * projects stdin (or a file) through a running Loupe and prints the first
- * view, then one line per omission with its continuation.
+ * What the agent is looking for, from `--intent TEXT` or `--intent-file F` (not both): the task and the message
+ * that asked for the call, as ProjectRequest.intent takes them; "" when neither is given.
+ * @throws AppError `invalid_argument` when both are given
+ */
+async function intentOf(flags: { intent?: string | undefined; "intent-file"?: string | undefined }): Promise<string> {
+  if (flags.intent !== undefined && flags["intent-file"] !== undefined)
+    throw new AppError("invalid_argument", "give the intent once: --intent TEXT or --intent-file F");
+  return flags["intent-file"] === undefined ? (flags.intent ?? "") : await readFile(flags["intent-file"], "utf8");
+}
+
+/**
+ * `loupe project [--file F] [--tool NAME] [--command CMD] [--intent TEXT | --intent-file F] [--model NAME]
+ * [--source APP] [--session ID] [--budget N] [--json]`: projects stdin (or a file) through a running Loupe and
+ * prints the first view, then one line per omission with its continuation. `--command` is the command that
+ * made the output (the call's arguments: `cat app.py` reads a file, `grep -rn …` searches); `--intent` what
+ * the agent is looking for, so the view keeps the lines that mention it; `--model` the model that reads the
+ * view (its tokenizer: no margin for an unknown one).
  */
 export async function projectCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const flags = parseFlags(args, ["file", "tool", "session", "budget", "addr"], ["json"]);
+  const flags = parseFlags(args, ["file", "tool", "command", "intent", "intent-file", "model", "source", "session", "budget", "addr"], ["json"]);
   const text = flags.values.file === undefined ? await readStdin() : await readFile(flags.values.file, "utf8");
   const budget = flags.values.budget === undefined ? 0 : Number(flags.values.budget);
   if (!Number.isInteger(budget) || budget < 0)
     throw new AppError("invalid_argument", `--budget must be a whole number [budget=${String(flags.values.budget)}]`);
+  const intent = await intentOf(flags.values);
   const client = projectionClient(env, loupeAddress(env, flags.values.addr));
   try {
     const response = await client.project({
       sessionId: flags.values.session ?? "cli",
       budgetTokens: budget,
-      result: { toolName: flags.values.tool ?? "bash", parts: [{ content: { case: "text", value: text } }] },
+      intent,
+      model: flags.values.model ?? "",
+      source: flags.values.source ?? env["LOUPE_SOURCE"] ?? "",
+      result: {
+        toolName: flags.values.tool ?? "bash",
+        ...(flags.values.command === undefined ? {} : { argsJson: JSON.stringify({ command: flags.values.command }) }),
+        parts: [{ content: { case: "text", value: text } }],
+      },
     });
     if (flags.switches.has("json")) {
       process.stdout.write(toJsonString(ProjectResponseSchema, response, { prettySpaces: 2 }) + "\n");

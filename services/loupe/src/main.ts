@@ -10,7 +10,8 @@ commands:
   gateway       run the gateway (distributed mode)
   archive       run the archive service (distributed mode)
   note-worker   run the note-worker (distributed mode)
-  project       project stdin through a running Loupe: [--tool NAME] [--budget N] [--file F] [--json]
+  project       project stdin through a running Loupe: [--tool NAME] [--command CMD] [--intent TEXT | --intent-file F]
+                [--model NAME] [--source APP] [--session ID] [--budget N] [--file F] [--json]
   recover       recover '<continuation_json>' from a running Loupe: [--budget N] [--all]
   hook          agent hooks: 'hook post-tool-use' projects a post-tool payload on stdin, 'hook pre-tool-use'
                 runs shell commands through 'loupe exec' (docs/runtimes.md)
@@ -18,7 +19,7 @@ commands:
                 [--project] [--dry-run] [--loupe COMMAND] [--remove] (docs/runtimes.md)
   plugin        'plugin opencode' prints Loupe's OpenCode plugin (for ~/.config/opencode/plugin/loupe.js)
   exec          run a command and print Loupe's first view of its output, exiting with its status:
-                [--session ID] [--source APP] [--tool NAME] -- COMMAND…
+                [--session ID] [--source APP] [--tool NAME] [--intent TEXT] [--model NAME] -- COMMAND…
   token         tokens of a Loupe with LOUPE_AUTH=tokens (LOUPE_TOKEN = the operator's): 'token create --tenant NAME
                 [--admin] [--source S] [--expires-in DAYS]', 'token list [--tenant NAME] [--json]', 'token revoke ID'
   views         the field views a running Loupe applies, one line each: [--source APP] [--tool NAME] [--json]

@@ -42,6 +42,10 @@ interface ReportFlags {
   transcript?: string | undefined;
   /** A file holding the call's intent and model (what a plugin passed the pre-tool hook): read, then removed. */
   contextFile?: string | undefined;
+  /** What the agent is looking for (`--intent`), instead of what a transcript or context file says. */
+  intent?: string | undefined;
+  /** The model that reads the view (`--model`), instead of what a transcript or context file says. */
+  model?: string | undefined;
   toolUseId?: string | undefined;
   runtime?: string | undefined;
 }
@@ -51,7 +55,9 @@ async function report(run: Report, flags: ReportFlags, env: NodeJS.ProcessEnv): 
   const output = await readCaptured(run.outputFile, maxResultBytes);
   const caller = projectCaller(env, maxResultBytes, flags.addr);
   const runtime = HOOK_RUNTIMES.find((known) => known === flags.runtime) ?? "claude-code";
-  const { intent, model } = (await contextFromFile(flags.contextFile)) ?? (await contextFromTranscript(runtime, flags.transcript ?? "", flags.toolUseId ?? ""));
+  const found = (await contextFromFile(flags.contextFile)) ?? (await contextFromTranscript(runtime, flags.transcript ?? "", flags.toolUseId ?? ""));
+  const intent = flags.intent ?? found.intent;
+  const model = flags.model ?? found.model;
   try {
     const response = await caller.project(
       {
@@ -110,7 +116,7 @@ export function reportedDurationMs(durationMs: string | undefined, startSeconds:
 }
 
 /**
- * `loupe exec [--session ID] [--source APP] [--tool NAME] [--addr HOST:PORT] -- COMMAND…`:
+ * `loupe exec [--session ID] [--source APP] [--tool NAME] [--intent TEXT] [--model NAME] [--addr HOST:PORT] -- COMMAND…`:
  * runs the command (one argument: a shell command for $SHELL -c, default bash; more: a program
  * and its arguments) with stdout and stderr as one stream, saves the whole output in Loupe
  * (Project, with the command, its exit code and duration) and prints Loupe's first view instead
@@ -142,6 +148,8 @@ export async function execCommand(args: readonly string[], env: NodeJS.ProcessEn
       "tool-use-id",
       "runtime",
       "context-file",
+      "intent",
+      "model",
     ],
     [],
   );
@@ -154,6 +162,8 @@ export async function execCommand(args: readonly string[], env: NodeJS.ProcessEn
     toolUseId: flags.values["tool-use-id"],
     runtime: flags.values.runtime,
     contextFile: flags.values["context-file"],
+    intent: flags.values.intent,
+    model: flags.values.model,
   };
   if (flags.values.report !== undefined) {
     const exitCode = Number(flags.values["exit-code"]);
