@@ -144,10 +144,15 @@ describe("embedded mode (loupe serve)", () => {
       const taken = { LOUPE_GRPC_PORT: "0", LOUPE_HTTP_PORT: String(httpPort) };
       const serve = startLoupeProcess(["serve"], { ...env(), ...taken, LOUPE_DATA_DIR: otherDir });
       const gateway = startLoupeProcess(["gateway"], { ...taken, LOUPE_ARCHIVE_ADDR: "127.0.0.1:1" });
-      for (const child of [serve, gateway]) {
-        const code = await Promise.race([child.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000).unref())]);
-        if (code !== 1) await child.stop("SIGKILL");
-        assert.equal(code, 1);
+      const codes = await Promise.all(
+        [serve, gateway].map(async (child) => {
+          const code = await Promise.race([child.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000).unref())]);
+          if (code !== 1) await child.stop("SIGKILL");
+          return code;
+        }),
+      );
+      for (const [index, child] of [serve, gateway].entries()) {
+        assert.equal(codes[index], 1);
         assert.match(child.lines.join("\n"), new RegExp(`cannot bind http server \\[address=127\\.0\\.0\\.1:${String(httpPort)}\\]`));
       }
     } finally {

@@ -71,11 +71,12 @@ describe("tool-result events (NATS JetStream, Redis, RGW)", () => {
   });
 
   after(async () => {
+    // The processes first: a `before` that failed part-way leaves the clients and the subscription unset.
+    await Promise.all(processes.map((child) => child.stop()));
     projection.close();
     conversation.close();
     await subscription.stop();
     await reader.close();
-    await Promise.all(processes.map((child) => child.stop()));
     await receiver.close();
     const connection = await connect({ servers: NATS_URL });
     const manager = await jetstreamManager(connection);

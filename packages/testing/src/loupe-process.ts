@@ -25,6 +25,22 @@ function testNodeFlags(env: NodeJS.ProcessEnv): string[] {
   return (env["LOUPE_TEST_NODE_FLAGS"] ?? "").split(/\s+/).filter((flag) => flag !== "");
 }
 
+// Children still running: killed when this process exits, so a test whose hooks failed before stopping them
+// (a `before` that threw, an `after` that threw before its `stop()`) leaves no server behind to serve, or
+// consume events of, the tests that run after it.
+const running = new Set<ChildProcess>();
+let reaping = false;
+
+function reapOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  if (reaping) return;
+  reaping = true;
+  process.once("exit", () => {
+    for (const left of running) left.kill("SIGKILL");
+  });
+}
+
 /**
  * Starts `loupe <args>` from source (tsx, the `source` condition) with `env`
  * added to this process's environment, and the flags of LOUPE_TEST_NODE_FLAGS
@@ -42,6 +58,7 @@ export function startLoupeProcess(args: readonly string[], env: Record<string, s
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
+  reapOnExit(child);
   const lines: string[] = [];
   const listeners = new Set<(line: string) => void>();
   let exited = false;
