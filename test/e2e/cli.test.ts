@@ -13,6 +13,20 @@ describe("the loupe command", () => {
     assert.match(output, /3 problem\(s\)/);
   });
 
+  it("says in one line, without a stack, when a continuation is malformed or Loupe cannot be reached", async () => {
+    for (const [args, message] of [
+      [["recover", "{bad"], /^loupe: the continuation is not JSON: pass it as the view printed it/],
+      [["recover", '{"resultid":"r_x"}'], /^loupe: the continuation is not a Recover request \[.*"resultid" is unknown/],
+      [["recover", '{"result_id":"r_x","start_line":1}', "--budget", "lots"], /^loupe: --budget must be a whole number/],
+      [["recover", '{"result_id":"r_x","start_line":1}', "--addr", "127.0.0.1:1"], /^loupe: cannot reach Loupe at 127\.0\.0\.1:1: start it \(loupe serve\)/],
+    ] as const) {
+      const loupe = startLoupeProcess(args, {});
+      assert.equal(await loupe.exited, 1, args.join(" "));
+      assert.match(loupe.lines.join("\n"), message);
+      assert.equal(loupe.lines.filter((line) => line.trim() !== "").length, 1, loupe.lines.join("\n"));
+    }
+  });
+
   it("refuses an unknown command with usage and exit code 2", async () => {
     const loupe = startLoupeProcess(["frobnicate"], {});
     assert.equal(await loupe.exited, 2);

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { fromJson, toJsonString } from "@bufbuild/protobuf";
-import { AppError } from "@loupe/errors";
+import { AppError, isAppError } from "@loupe/errors";
 import { ProjectResponseSchema, RecoverRequestSchema } from "@loupe/proto/loupe/v1/projection";
 import { loupeAddress, projectionClient } from "./loupe-connection.js";
 import { parseFlags } from "./parse-flags.js";
@@ -9,6 +9,45 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Runs a call to Loupe at `address`, naming the address and how to change it when nothing answers there
+ * (instead of grpc-js's "No connection established").
+ * @throws AppError `unavailable` when Loupe cannot be reached; the call's own error otherwise
+ */
+async function reaching<T>(address: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isAppError(error) && error.code === "unavailable")
+      throw new AppError(
+        "unavailable",
+        `cannot reach Loupe at ${address}: start it (loupe serve) or name its address (LOUPE_ADDR, --addr) [${error.message}]`,
+        {
+          cause: error,
+        },
+      );
+    throw error;
+  }
+}
+
+/**
+ * The Recover request a continuation names, as the view printed it.
+ * @throws AppError `invalid_argument` when it is not JSON, or not a Recover request
+ */
+function parseContinuation(continuation: string): ReturnType<typeof fromJson<typeof RecoverRequestSchema>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(continuation);
+  } catch (error) {
+    throw new AppError("invalid_argument", `the continuation is not JSON: pass it as the view printed it, in single quotes [${(error as Error).message}]`);
+  }
+  try {
+    return fromJson(RecoverRequestSchema, json as never);
+  } catch (error) {
+    throw new AppError("invalid_argument", `the continuation is not a Recover request [${(error as Error).message}]`);
+  }
 }
 
 /**
@@ -37,20 +76,23 @@ export async function projectCommand(args: readonly string[], env: NodeJS.Proces
   if (!Number.isInteger(budget) || budget < 0)
     throw new AppError("invalid_argument", `--budget must be a whole number [budget=${String(flags.values.budget)}]`);
   const intent = await intentOf(flags.values);
-  const client = projectionClient(env, loupeAddress(env, flags.values.addr));
+  const address = loupeAddress(env, flags.values.addr);
+  const client = projectionClient(env, address);
   try {
-    const response = await client.project({
-      sessionId: flags.values.session ?? "cli",
-      budgetTokens: budget,
-      intent,
-      model: flags.values.model ?? "",
-      source: flags.values.source ?? env["LOUPE_SOURCE"] ?? "",
-      result: {
-        toolName: flags.values.tool ?? "bash",
-        ...(flags.values.command === undefined ? {} : { argsJson: JSON.stringify({ command: flags.values.command }) }),
-        parts: [{ content: { case: "text", value: text } }],
-      },
-    });
+    const response = await reaching(address, () =>
+      client.project({
+        sessionId: flags.values.session ?? "cli",
+        budgetTokens: budget,
+        intent,
+        model: flags.values.model ?? "",
+        source: flags.values.source ?? env["LOUPE_SOURCE"] ?? "",
+        result: {
+          toolName: flags.values.tool ?? "bash",
+          ...(flags.values.command === undefined ? {} : { argsJson: JSON.stringify({ command: flags.values.command }) }),
+          parts: [{ content: { case: "text", value: text } }],
+        },
+      }),
+    );
     if (flags.switches.has("json")) {
       process.stdout.write(toJsonString(ProjectResponseSchema, response, { prettySpaces: 2 }) + "\n");
       return 0;
@@ -75,11 +117,16 @@ export async function recoverCommand(args: readonly string[], env: NodeJS.Proces
   const flags = parseFlags(args, ["budget", "addr"], ["all"]);
   const [continuation] = flags.positionals;
   if (continuation === undefined) throw new AppError("invalid_argument", "usage: loupe recover '<continuation_json>' [--budget N] [--all]");
-  const request = fromJson(RecoverRequestSchema, JSON.parse(continuation) as never);
-  if (flags.values.budget !== undefined) request.budgetTokens = Number(flags.values.budget);
-  const client = projectionClient(env, loupeAddress(env, flags.values.addr));
+  const request = parseContinuation(continuation);
+  if (flags.values.budget !== undefined) {
+    const budget = Number(flags.values.budget);
+    if (!Number.isInteger(budget) || budget < 0) throw new AppError("invalid_argument", `--budget must be a whole number [budget=${flags.values.budget}]`);
+    request.budgetTokens = budget;
+  }
+  const address = loupeAddress(env, flags.values.addr);
+  const client = projectionClient(env, address);
   try {
-    let response = await client.recover(request);
+    let response = await reaching(address, () => client.recover(request));
     for (;;) {
       for (const part of response.parts) if (part.content.case === "text") process.stdout.write(part.content.value);
       if (response.nextCursor === "") return 0;
