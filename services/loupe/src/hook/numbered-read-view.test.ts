@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { numberedReadView } from "./numbered-read-view.js";
+import { numberedReadView, restOfReadNotice } from "./numbered-read-view.js";
 
 const lines = (from: number, count: number): string[] =>
   Array.from({ length: count }, (_, index) => `const value_${String(from + index)} = ${String(from + index)};`);
@@ -19,6 +19,13 @@ describe("numberedReadView()", () => {
     assert.equal(
       view.notice,
       `[loupe] lines ${String(first)}–509 of this read are not shown; read them with read_result {"result_id":"r_1","start_line":${String(view.numLines + 1)},"end_line":500} or Read {"file_path":"/w/big.txt","offset":${String(first)},"limit":${String(500 - view.numLines)}}`,
+    );
+  });
+
+  it("writes line numbers past 999 as the Read call and the file's numbering do: plain digits", () => {
+    assert.equal(
+      restOfReadNotice({ resultId: "r_1", startLine: 1001, filePath: "/w/big.txt" }, 10, 2000, "are not shown"),
+      '[loupe] lines 1010–3000 of this read are not shown; read them with read_result {"result_id":"r_1","start_line":10,"end_line":2000} or Read {"file_path":"/w/big.txt","offset":1010,"limit":1991}',
     );
   });
 

@@ -63,5 +63,5 @@ export function restOfReadNotice(
   const last = read.startLine + total - 1;
   const recover = JSON.stringify({ result_id: read.resultId, start_line: from, end_line: total });
   const call = read.filePath === undefined ? "" : ` or Read ${JSON.stringify({ file_path: read.filePath, offset: first, limit: last - first + 1 })}`;
-  return `[loupe] lines ${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of this read ${verb}; read them with read_result ${recover}${call}`;
+  return `[loupe] lines ${String(first)}–${String(last)} of this read ${verb}; read them with read_result ${recover}${call}`;
 }
