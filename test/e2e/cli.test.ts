@@ -19,6 +19,11 @@ describe("the loupe command", () => {
       [["recover", '{"resultid":"r_x"}'], /^loupe: the continuation is not a Recover request \[.*"resultid" is unknown/],
       [["recover", '{"result_id":"r_x","start_line":1}', "--budget", "lots"], /^loupe: --budget must be a whole number/],
       [["recover", '{"result_id":"r_x","start_line":1}', "--addr", "127.0.0.1:1"], /^loupe: cannot reach Loupe at 127\.0\.0\.1:1: start it \(loupe serve\)/],
+      [["project", "--file", "/nonexistent/output.log"], /^loupe: --file cannot be read \[file=\/nonexistent\/output\.log, error=ENOENT\]/],
+      [
+        ["project", "--file", "/dev/null", "--intent-file", "/nonexistent/intent.txt"],
+        /^loupe: --intent-file cannot be read \[file=\/nonexistent\/intent\.txt, error=ENOENT\]/,
+      ],
     ] as const) {
       const loupe = startLoupeProcess(args, {});
       assert.equal(await loupe.exited, 1, args.join(" "));

@@ -12,6 +12,21 @@ async function readStdin(): Promise<string> {
 }
 
 /**
+ * The text of the file a flag names.
+ * @throws AppError `invalid_argument` naming the flag and the file when it cannot be read
+ */
+async function readFlagFile(flag: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new AppError(
+      "invalid_argument",
+      `--${flag} cannot be read [file=${path}, error=${(error as NodeJS.ErrnoException).code ?? (error as Error).message}]`,
+    );
+  }
+}
+
+/**
  * Runs a call to Loupe at `address`, naming the address and how to change it when nothing answers there
  * (instead of grpc-js's "No connection established").
  * @throws AppError `unavailable` when Loupe cannot be reached; the call's own error otherwise
@@ -58,7 +73,7 @@ function parseContinuation(continuation: string): ReturnType<typeof fromJson<typ
 async function intentOf(flags: { intent?: string | undefined; "intent-file"?: string | undefined }): Promise<string> {
   if (flags.intent !== undefined && flags["intent-file"] !== undefined)
     throw new AppError("invalid_argument", "give the intent once: --intent TEXT or --intent-file F");
-  return flags["intent-file"] === undefined ? (flags.intent ?? "") : await readFile(flags["intent-file"], "utf8");
+  return flags["intent-file"] === undefined ? (flags.intent ?? "") : await readFlagFile("intent-file", flags["intent-file"]);
 }
 
 /**
@@ -71,7 +86,7 @@ async function intentOf(flags: { intent?: string | undefined; "intent-file"?: st
  */
 export async function projectCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const flags = parseFlags(args, ["file", "tool", "command", "intent", "intent-file", "model", "source", "session", "budget", "addr"], ["json"]);
-  const text = flags.values.file === undefined ? await readStdin() : await readFile(flags.values.file, "utf8");
+  const text = flags.values.file === undefined ? await readStdin() : await readFlagFile("file", flags.values.file);
   const budget = flags.values.budget === undefined ? 0 : Number(flags.values.budget);
   if (!Number.isInteger(budget) || budget < 0)
     throw new AppError("invalid_argument", `--budget must be a whole number [budget=${String(flags.values.budget)}]`);
