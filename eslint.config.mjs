@@ -33,6 +33,8 @@ export default tseslint.config(
       // Async functions that implement a Promise-returning interface need no await.
       "@typescript-eslint/require-await": "off",
       eqeqeq: ["error", "smart"],
+      // `total.count += await work()` reads the count before the await: concurrent calls lose each other's updates.
+      "require-atomic-updates": "error",
       "no-restricted-imports": ["error", { patterns: [{ group: ["@loupe/*/src/*", "@loupe/*/src"], message: "import the package, not its files" }] }],
     },
   },
@@ -78,6 +80,8 @@ export default tseslint.config(
       "@typescript-eslint/explicit-module-boundary-types": "off",
       "@typescript-eslint/no-non-null-assertion": "off",
       "@typescript-eslint/require-await": "off",
+      // Hooks set the suite's fixtures after awaits by design.
+      "require-atomic-updates": "off",
       "@typescript-eslint/no-floating-promises": [
         "error",
         {

@@ -40,7 +40,7 @@ interface TenantLog {
 /**
  * The ledger of embedded mode: each tenant's entries in a JSON-lines file under `directory` (one line
  * an entry, appended; read once into memory), trimmed to the tenant's retention as entries are added
- * — the file is rewritten once trimming has dropped as many lines as it keeps. Entry ids are
+ * and listed — the file is rewritten once trimming has dropped as many lines as it keeps. Entry ids are
  * `<ms>-<seq>` like a Redis stream's, so cursors mean the same in both modes. Without a directory it
  * keeps everything in memory. The file stays open for appending, and entries added while a write is
  * on its way go in one write after it. Appends are not fsynced: a crash may lose the last few entries,
@@ -105,12 +105,18 @@ export function createLocalLedger(options: LocalLedgerOptions): Ledger {
     await handle?.close();
   };
 
+  // A tenant's writes run one at a time (its queue), so a write's own fields (handle, cutShort) are its
+  // alone across its awaits; what appends change meanwhile (entries, dropped) is read after them.
+  /* eslint-disable require-atomic-updates */
   const rewrite = async (file: string, log: TenantLog): Promise<void> => {
+    const text = log.entries.map((stored) => JSON.stringify(stored) + "\n").join("");
+    // Entries trimmed while the file is written are still in it: they stay counted as dropped.
+    const droppedBefore = log.dropped;
     await closeFile(log);
     const temporary = `${file}.${String(process.pid)}.tmp`;
-    await writeFile(temporary, log.entries.map((stored) => JSON.stringify(stored) + "\n").join(""));
+    await writeFile(temporary, text);
     await rename(temporary, file);
-    log.dropped = 0;
+    log.dropped = log.dropped - droppedBefore;
     log.cutShort = false;
   };
 
@@ -134,6 +140,7 @@ export function createLocalLedger(options: LocalLedgerOptions): Ledger {
       throw error;
     }
   };
+  /* eslint-enable require-atomic-updates */
 
   return {
     async append(tenant, entry) {
@@ -162,6 +169,8 @@ export function createLocalLedger(options: LocalLedgerOptions): Ledger {
     async list(tenant, query) {
       const after = query.cursor === undefined || query.cursor === "" ? undefined : decodeCursor(query.cursor);
       const log = await load(tenant);
+      // Entries past the retention are never listed, though no entry came since they expired (or since a restart).
+      trim(tenant, log);
       const page: LedgerPage = { entries: [], nextCursor: "" };
       let scanned = 0;
       for (let index = log.entries.length - 1; index >= 0; index--) {

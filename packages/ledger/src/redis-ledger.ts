@@ -19,7 +19,8 @@ const BATCH = 200;
 /**
  * The ledger of distributed mode: Redis Streams, one per tenant (`…ledger:<tenant>`) and one per
  * session (`…ledger:<tenant>:session:<id>`), so a session's page reads only its own entries. Each
- * XADD trims the stream to the tenant's retention (MINID, approximate), and the stream's ids
+ * XADD trims the stream to the tenant's retention (MINID, approximate), a list never returns an entry
+ * past it, and the stream's ids
  * (`<ms>-<seq>`) are the time filter: `since` and `until` are id ranges. Every gateway replica
  * appends to and reads the same streams.
  *
@@ -84,7 +85,9 @@ export function createRedisLedger(options: RedisLedgerOptions): Ledger {
       const key = query.sessionId !== undefined && query.sessionId !== "" ? sessionKey(tenant, query.sessionId) : tenantKey(tenant);
       let end =
         query.cursor !== undefined && query.cursor !== "" ? `(${decodeCursor(query.cursor)}` : query.untilMs === undefined ? "+" : String(query.untilMs);
-      const start = query.sinceMs === undefined ? "-" : String(query.sinceMs);
+      // XADD's trimming is approximate and runs only as entries come: entries past the retention are left out here.
+      const oldest = Math.max(0, now() - options.retentionMsFor(tenant));
+      const start = String(Math.max(query.sinceMs ?? 0, oldest));
       const page: LedgerPage = { entries: [], nextCursor: "" };
       let scanned = 0;
       try {

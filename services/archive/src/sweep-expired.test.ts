@@ -70,6 +70,30 @@ describe("sweepExpired()", () => {
     assert.ok(!(await allKeys(store)).some((key) => key.startsWith("v1/acme/")));
   });
 
+  it("counts every blob it deletes when it sweeps several results at once", async () => {
+    const texts = ["one\n", "two\n", "three\n", "four\n"];
+    for (const [index, text] of texts.entries()) await save(store, "local", id(`r${String(index)}`), text, T0);
+    // Every blob's existence check waits until all of them have been asked: the deletions overlap for certain.
+    const asked: (() => void)[] = [];
+    const overlapping: ArchiveStore = {
+      ...store,
+      exists: async (key, options) => {
+        if (key.includes("/blobs/")) {
+          const all = new Promise<void>((resolve) => asked.push(resolve));
+          if (asked.length === texts.length) for (const resolve of asked) resolve();
+          await all;
+        }
+        return store.exists(key, options);
+      },
+    };
+
+    const outcome = await sweepExpired(overlapping, T0 + 8 * DAY_MS);
+
+    assert.equal(asked.length, texts.length);
+    assert.deepEqual(outcome, { resultsDeleted: 4, blobsDeleted: 4, entriesRemoved: 0 });
+    assert.deepEqual(await allKeys(store), []);
+  });
+
   it("finds every tenant by its folder, with no marker written, on the LMDB store too", async () => {
     const lmdbDirectory = await mkdtemp(join(tmpdir(), "loupe-sweep-lmdb-"));
     const lmdb = createLmdbArchiveStore({ directory: lmdbDirectory });

@@ -42,12 +42,15 @@ async function sweepTenant(store: ArchiveStore, tenant: string, nowMs: number, o
   await forEachKey(dueEntries(store, prefix, nowMs, signal), async (key) => {
     const { expiresAtMs, resultId } = parseExpiryEntryKey(prefix, key);
     const record = await readStoredRecord(store, tenant, resultId, signal);
+    // Entries are swept several at once: each count is added after its await, never across one.
     if (record && record.expiresAtMs <= nowMs) {
-      outcome.blobsDeleted += await deleteResultEntries(store, tenant, record, nowMs, signal);
+      const blobsDeleted = await deleteResultEntries(store, tenant, record, nowMs, signal);
+      outcome.blobsDeleted += blobsDeleted;
       outcome.resultsDeleted++;
     } else if (!record) {
       const intent = await readExpiryIntent(store, key, signal);
-      if (intent) outcome.blobsDeleted += await deleteResultEntries(store, tenant, { resultId, expiresAtMs, ...intent }, nowMs, signal);
+      const blobsDeleted = intent ? await deleteResultEntries(store, tenant, { resultId, expiresAtMs, ...intent }, nowMs, signal) : 0;
+      outcome.blobsDeleted += blobsDeleted;
       // A Put of this id may have written its record meanwhile: put its markers back (they only keep
       // things alive), so it never loses its blob to a later delete of another result.
       const late = intent && (await readStoredRecord(store, tenant, resultId, signal));
