@@ -184,7 +184,7 @@ describe("loupe hook post-tool-use on what the runtimes really hand it", () => {
     );
   });
 
-  it("projects a Grep's file list (its default mode) as one path a line, put back as the list Claude Code shows under its own count", async () => {
+  it("projects a Grep's file list (its default mode) as a listing, one path a line, put back as the list Claude Code shows under its own count", async () => {
     const filenames = Array.from({ length: 1500 }, (_, index) => `/work/src/pkg_${String(index % 37)}/module_${String(index)}.py`);
     const response = { mode: "files_with_matches", filenames, numFiles: filenames.length };
     const run = await runHook("post-tool-use", payload("PostToolUse", "Grep", { pattern: "import", head_limit: 10_000 }, { tool_response: response }), env);
@@ -193,14 +193,15 @@ describe("loupe hook post-tool-use on what the runtimes really hand it", () => {
     assert.equal(updated["mode"], "files_with_matches");
     assert.equal(updated["numFiles"], 1500, "Claude Code's count of the files stays the search's");
     const shown = updated["filenames"] as string[];
-    assert.equal(shown[0], "[loupe] 1,500 matches");
+    // A list of files, as Glob's is: projected as a listing (how many paths in which folders), not as 1,500 matches.
+    assert.match(shown[0] ?? "", /^\[loupe\] 1,500 entries in 37 directories; /);
     const notices = shown.filter((line) => line.startsWith("[loupe] "));
     const paths = shown.filter((line) => !line.startsWith("[loupe] "));
     assert.ok(paths.length > 20 && paths.length < 400, String(paths.length));
     for (const path of paths) assert.ok(filenames.includes(path), path);
     assert.equal(paths.at(-1), filenames.at(-1), "the list's true end");
     assert.ok(
-      notices.some((line) => /lines [\d,]+–[\d,]+ of 1,500 omitted; recover with \{"result_id":"r_/.test(line)),
+      notices.some((line) => /lines [\d,]+–[\d,]+ of 1,500 omitted[^;]*; recover with \{"result_id":"r_/.test(line)),
       notices.join("\n"),
     );
   });

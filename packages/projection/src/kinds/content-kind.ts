@@ -50,6 +50,21 @@ export function contentKind(text: string): ResultKind {
   return "generic";
 }
 
+/** A search tool's own count line above the files it lists ("Found 12 files"). */
+const FILES_FOUND_LINE = /^Found \d[\d,]* files?$/;
+
+/**
+ * Whether a search's output is a list of files, not of matching lines (`grep -l`, `rg --files`, Claude Code's
+ * Grep in its default files_with_matches mode): at least 3 lines, and every non-blank one of the first 50 a path
+ * with a "/" or a file extension, no line starting with a space (a file's own lines, `grep x file`, never all
+ * look so), a "Found N files" line first allowed. Such a list is projected as a listing.
+ */
+export function isPathList(text: string): boolean {
+  const lines = sampleLines(text).filter((line) => line.trim() !== "");
+  const paths = FILES_FOUND_LINE.test(lines[0] ?? "") ? lines.slice(1) : lines;
+  return paths.length >= 3 && paths.every((line) => PATH_LINE.test(line) && /[/]|\.\w{1,8}$/.test(line));
+}
+
 /** Numbered lines that mostly count up by one are a file view; sparse numbers are grep hits. */
 function numberedKind(numbers: readonly number[]): ResultKind {
   let steps = 0;

@@ -42,7 +42,14 @@ function entries(kind: ResultKind, details: string[]): [string, ResultKind][] {
 }
 
 /** How the expected kind was found: from the table, refined by one of the issue's rules, or from the program after an unlabelled part. */
-type Rule = "table" | "writes a file" | "sed -i" | "reader | grep" | "find + grep" | "git grep" | DerivedRule;
+type Rule = "table" | "writes a file" | "sed -i" | "reader | grep" | "find + grep" | "find + grep -l" | "grep -l" | "git grep" | DerivedRule;
+/** A grep (egrep, rg) printing file names alone: -l, -L or a cluster holding them, --files-with(out)-match(es). */
+const FILES_ONLY_GREP = /\b(?:grep|egrep|rg)\b(?:\s+(?:-\S+|'[^']*'|"[^"]*"))*?\s+(?:-[A-Za-z]*[lL][A-Za-z]*|--files-with(?:out)?-match(?:es)?)(?=\s|$)/;
+/** Whether the last grep of a pipeline that reads files (not a `| grep -v x` filter of its lines) prints file names alone. */
+function lastGrepPrintsFiles(pipeline: string): boolean {
+  const readers = [...pipeline.matchAll(/(?:^|-exec\s+|xargs(?:\s+-\S+)*\s+)((?:grep|egrep|rg)\b[^|;]*)/g)];
+  return FILES_ONLY_GREP.test(readers.at(-1)?.[1] ?? "");
+}
 type DerivedRule = "after a write" | "after a silent command" | "after a comment";
 type Expected = { kind: ResultKind; rule: Rule } | { unscored: string };
 const DERIVED: ReadonlySet<Rule> = new Set<Rule>(["after a write", "after a silent command", "after a comment"]);
@@ -77,10 +84,12 @@ function expectedKind(detail: string, command: string): Expected {
     if (rest !== undefined) return derived(rest, "after a silent command");
     return inPlace ? { kind: "edit", rule: "sed -i" } : { kind: plain, rule: "table" };
   }
-  const firstPipeline = unquoted.split(/&&|\|\||;/)[0] ?? "";
+  const firstPipeline = unquoted.split(/&&|\|\||(?<!\\);/)[0] ?? "";
   if (READER_DETAILS.has(detail) && /\|\s*(grep|egrep|rg)\b/.test(firstPipeline)) return { kind: "search", rule: "reader | grep" };
   if (detail === "find" && /-exec\s+(grep|egrep|rg)\b|\|\s*xargs\s+(-\S+\s+)*(grep|egrep|rg)\b/.test(firstPipeline))
-    return { kind: "search", rule: "find + grep" };
+    // grep -l prints the names of the files that match: a list of paths.
+    return lastGrepPrintsFiles(firstPipeline) ? { kind: "directory_list", rule: "find + grep -l" } : { kind: "search", rule: "find + grep" };
+  if (detail === "grep" && lastGrepPrintsFiles(firstPipeline)) return { kind: "directory_list", rule: "grep -l" };
   if (detail === "git" && /^\s*git\s+grep\b/.test(firstSegment)) return { kind: "search", rule: "git grep" };
   return { kind: plain, rule: "table" };
 }

@@ -1,5 +1,5 @@
 import type { ResultKind } from "../projectors/projector.js";
-import { contentKind } from "./content-kind.js";
+import { contentKind, isPathList } from "./content-kind.js";
 import { shellKind } from "./shell-kind.js";
 import { normalizeToolName, toolNameKind } from "./tool-name-kind.js";
 
@@ -26,10 +26,18 @@ const DIRECTORY_VIEW = /files and directories|directory listing/i;
  * editor tools (str_replace_editor …) their sub-command (`view` → file_read,
  * or directory_list for a directory; anything else → edit); and only when
  * name and arguments say nothing, the first 50 lines of the text (see
- * `contentKind`). Pure and cheap: never reads the whole text.
+ * `contentKind`). A search whose first 50 lines are file names alone (`grep -l`, `rg --files`, Claude Code's
+ * Grep in files_with_matches mode) is a "directory_list" (see `isPathList`). Pure and cheap: never reads the
+ * whole text.
  */
 export function inferKind(input: InferKindInput): ResultKind {
   if (input.declared !== undefined) return input.declared;
+  const kind = kindByCall(input);
+  // A search that printed file names alone (`grep -l`, Claude Code's Grep by default) is a list of paths.
+  return kind === "search" && isPathList(input.text) ? "directory_list" : kind;
+}
+
+function kindByCall(input: InferKindInput): ResultKind {
   const command = commandOf(input.args);
   const byName = toolNameKind(input.toolName, command !== undefined);
   if (byName === undefined) return contentKind(input.text);

@@ -1,4 +1,5 @@
 import type { ResultKind } from "../projectors/projector.js";
+import { printsFileNames } from "./files-only.js";
 
 /** What one simple command contributes to a command line's output. */
 export interface ProgramKind {
@@ -118,7 +119,8 @@ export function programKind(words: readonly string[]): ProgramKind {
   if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word))) return { kind: "command", silent: true, writes: false };
   if (program === "" || COMPOUND_WORDS.has(program)) return COMMAND;
   if (SILENT_PROGRAMS.has(program)) return { kind: "command", silent: true, writes: false };
-  if (SEARCH_PROGRAMS.has(program)) return of("search");
+  // `grep -l` and its kin print the names of the files that match: a list of paths.
+  if (SEARCH_PROGRAMS.has(program)) return of(printsFileNames(program, args) ? "directory_list" : "search");
   if (READ_PROGRAMS.has(program)) return operands(args).length > 0 ? of("file_read") : COMMAND;
   if (program === "head" || program === "tail") return operands(args, new Set(["-n", "-c"])).length > 0 ? of("file_read") : COMMAND;
   if (LIST_PROGRAMS.has(program)) return of("directory_list");
@@ -175,7 +177,7 @@ function awkKind(args: readonly string[]): ProgramKind {
 
 function gitKind(args: readonly string[]): ProgramKind {
   const subcommand = operands(args, new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]))[0];
-  if (subcommand === "grep") return of("search");
+  if (subcommand === "grep") return of(printsFileNames("grep", args.slice(args.indexOf("grep") + 1)) ? "directory_list" : "search");
   if (subcommand === "ls-files" || subcommand === "ls-tree") return of("directory_list");
   return COMMAND;
 }

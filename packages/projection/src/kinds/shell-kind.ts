@@ -12,7 +12,8 @@ import type { ProgramKind } from "./program-kind.js";
  *
  * - `cat`/`nl`/`head`/`tail`/`sed -n`/`awk` of a file → "file_read"; piped into
  *   grep/rg → "search" (`cat f | grep x`).
- * - grep, rg, ag, ack, `git grep`, `find … -exec grep`, `find | xargs grep` → "search".
+ * - grep, rg, ag, ack, `git grep`, `find … -exec grep`, `find | xargs grep` → "search"; printing file names
+ *   alone (`grep -l`, `rg --files`, `git grep -l`: see `printsFileNames`) → "directory_list".
  * - ls, find, tree, fd, pwd, `git ls-files` → "directory_list".
  * - A line that only writes files (`sed -i`, `echo … > f`, `cat > f <<EOF`, patch) → "edit".
  * - Everything else (interpreters, test runners, compilers, git, pip, loops …) → "command".
@@ -45,5 +46,6 @@ function pipelineKind(pipeline: Pipeline): ProgramKind {
 /** `… | xargs grep …`: grep run on each path the listing printed. */
 function isXargsSearch(words: readonly string[]): boolean {
   const runner = words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? "";
-  return runner.slice(runner.lastIndexOf("/") + 1) === "xargs" && SEARCH_PROGRAMS.has(programOf(words).program);
+  const { program } = programOf(words);
+  return runner.slice(runner.lastIndexOf("/") + 1) === "xargs" && SEARCH_PROGRAMS.has(program) && programKind(words).kind === "search";
 }
