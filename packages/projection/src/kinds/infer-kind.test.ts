@@ -76,6 +76,17 @@ describe("inferKind()", () => {
     });
   }
 
+  it("never takes matching lines (path:line:text) for a list of files", () => {
+    const segment = fc.stringMatching(/^[a-z_]{1,8}$/);
+    const hit = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.nat(5000), fc.string({ maxLength: 30 }));
+    fc.assert(
+      fc.property(fc.array(hit, { minLength: 3, maxLength: 60 }), fc.constantFrom("Grep", "grep", "search"), (hits, toolName) => {
+        const text = hits.map(([path, line, rest]) => `${path.join("/")}.py:${String(line)}:${rest.replace(/\n/g, " ")}`).join("\n");
+        assert.equal(inferKind({ toolName, args: { pattern: "x" }, text }), "search");
+      }),
+    );
+  });
+
   it("never throws and always answers a known kind, the same each time", () => {
     const args = fc.dictionary(fc.constantFrom("command", "cmd", "path", "x"), fc.oneof(fc.string(), fc.array(fc.string()), fc.integer()));
     fc.assert(
