@@ -1,5 +1,6 @@
-// Project latency over gRPC, one call at a time: embedded Loupe (`loupe serve`) and distributed Loupe
-// (gateway + archive on the S3 server), side by side with a bare grpc-js echo of the same bytes.
+// Project latency over gRPC, one call at a time: embedded Loupe (`loupe serve`), distributed Loupe
+// (gateway + archive on the S3 server) and distributed Loupe whose gateway writes its saves to the bucket
+// itself (`direct-puts`, LOUPE_GATEWAY_PUTS=direct), side by side with a bare grpc-js echo of the same bytes.
 // Real program output of 4 KB, 64 KB and 1 MB, unique per call; the three targets take turns call by
 // call, so the machine's noise falls on all of them alike. Prints p50/p99 and the ratios to the echo, and
 // the CPU each server's processes spent per call (every thread, from /proc): a figure the machine's
@@ -25,28 +26,31 @@ const SIZES = (process.env["LOUPE_BENCH_SIZES"] ?? "4,16,64,1024").split(",").ma
   bytes: Number(kilobytes) * 1024,
 }));
 
-type Target = "echo" | "embedded" | "distributed";
-// LOUPE_BENCH_TARGETS: which Loupes run beside the echo (default embedded,distributed).
-const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed").split(",");
-const TARGETS: readonly Target[] = ["echo", ...(["embedded", "distributed"] as const).filter((target) => LOUPES.includes(target))];
+type Target = "echo" | "embedded" | "distributed" | "direct-puts";
+// LOUPE_BENCH_TARGETS: which Loupes run beside the echo (default embedded,distributed,direct-puts).
+const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed,direct-puts").split(",");
+const TARGETS: readonly Target[] = ["echo", ...(["embedded", "distributed", "direct-puts"] as const).filter((target) => LOUPES.includes(target))];
 
 const outputs = realToolOutputs(1024 * 1024);
 let echoServer: EchoProcess | undefined;
 let echo: EchoClient | undefined;
 let embedded: EmbeddedLoupe | undefined;
 let distributed: DistributedLoupe | undefined;
+let directPuts: DistributedLoupe | undefined;
 try {
   // The echo in a process of its own, as Loupe is: its CPU is measured the same way.
   echoServer = await startEchoProcess();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
   if (TARGETS.includes("embedded")) embedded = await startBenchEmbedded();
   if (TARGETS.includes("distributed")) distributed = await startBenchDistributed();
+  if (TARGETS.includes("direct-puts")) directPuts = await startBenchDistributed({ directPuts: true });
   const echoClient = echo;
   const echoPid = echoServer.pid;
   const pidsOf: Record<Target, () => number[]> = {
     echo: () => [echoPid],
     embedded: () => [embedded!.process.child.pid ?? 0],
     distributed: () => [distributed!.archive.child.pid ?? 0, distributed!.gateway.child.pid ?? 0],
+    "direct-puts": () => [directPuts!.archive.child.pid ?? 0, directPuts!.gateway.child.pid ?? 0],
   };
   const project = (client: GrpcClient<typeof ProjectionService>, text: string, toolName: string) =>
     client.project({ sessionId: "bench-latency", result: { toolName, parts: [{ content: { case: "text", value: text } }] } });
@@ -54,6 +58,7 @@ try {
     echo: async (text) => (await echoClient.echo(Buffer.from(text))).byteLength > 0,
     embedded: async (text, toolName) => (await project(embedded!.client, text, toolName)).archived,
     distributed: async (text, toolName) => (await project(distributed!.client, text, toolName)).archived,
+    "direct-puts": async (text, toolName) => (await project(directPuts!.client, text, toolName)).archived,
   };
 
   console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}, auth ${BENCH_AUTH}`);
@@ -64,9 +69,9 @@ try {
   let call = 0;
   for (const { label, bytes } of SIZES) {
     const makers = outputs.map((output) => ({ toolName: output.toolName, text: sizedOutput(output, bytes) }));
-    const samples: Record<Target, number[]> = { echo: [], embedded: [], distributed: [] };
-    const archived: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0 };
-    const cpuAtStart: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0 };
+    const samples: Record<Target, number[]> = { echo: [], embedded: [], distributed: [], "direct-puts": [] };
+    const archived: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0, "direct-puts": 0 };
+    const cpuAtStart: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0, "direct-puts": 0 };
     for (let index = 0; index < WARMUP + CALLS; index++) {
       const maker = makers[index % makers.length]!;
       if (index === WARMUP) {
@@ -101,4 +106,5 @@ try {
   await echoServer?.stop();
   await embedded?.stop();
   await distributed?.stop();
+  await directPuts?.stop();
 }

@@ -5,7 +5,8 @@
 // many Loupe answers were saved (archived=true; a save that misses its time budget goes fail-open)
 // and how many calls admission control shed (UNAVAILABLE, overloaded; the caller retries after the
 // pushback). LOUPE_BENCH_ROUND_MS sets the round length (default 8 s; 60 s: 60000), LOUPE_BENCH_ROUNDS
-// their number (default 3), LOUPE_BENCH_TARGETS which Loupes run (default embedded,distributed).
+// their number (default 3), LOUPE_BENCH_TARGETS which Loupes run (default embedded,distributed,direct-puts;
+// direct-puts: distributed Loupe whose gateway writes its saves to the bucket itself, LOUPE_GATEWAY_PUTS=direct).
 import { cpus } from "node:os";
 import { isAppError } from "@loupe/errors";
 import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
@@ -20,7 +21,7 @@ const RESULT_BYTES = 10 * 1024;
 const ROUND_MS = Number(process.env["LOUPE_BENCH_ROUND_MS"] ?? 8000);
 const WARMUP_MS = 2000;
 const ROUNDS = Number(process.env["LOUPE_BENCH_ROUNDS"] ?? 3);
-const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed").split(",");
+const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed,direct-puts").split(",");
 
 interface Round {
   /** Answered calls (shed ones not counted). */
@@ -78,6 +79,7 @@ let echoServer: EchoProcess | undefined;
 let echo: EchoClient | undefined;
 let embedded: EmbeddedLoupe | undefined;
 let distributed: DistributedLoupe | undefined;
+let directPuts: DistributedLoupe | undefined;
 type Call = (text: string, toolName: string) => Promise<unknown>;
 const projectWith =
   (client: Pick<EmbeddedLoupe["client"], "project">): Call =>
@@ -90,6 +92,7 @@ try {
   const targets: Record<string, Call> = { echo: (text: string) => echoClient.echo(Buffer.from(text)) };
   if (LOUPES.includes("embedded")) targets["embedded"] = projectWith((embedded = await startBenchEmbedded()).client);
   if (LOUPES.includes("distributed")) targets["distributed"] = projectWith((distributed = await startBenchDistributed()).client);
+  if (LOUPES.includes("direct-puts")) targets["direct-puts"] = projectWith((directPuts = await startBenchDistributed({ directPuts: true })).client);
   const rounds: Record<string, Round[]> = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (const call of Object.values(targets)) await load(call, WARMUP_MS);
   for (let round = 0; round < ROUNDS; round++) {
@@ -121,4 +124,5 @@ try {
   await echoServer?.stop();
   await embedded?.stop();
   await distributed?.stop();
+  await directPuts?.stop();
 }

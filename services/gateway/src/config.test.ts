@@ -11,6 +11,15 @@ describe("gateway loadConfig()", () => {
     assert.equal(config.maxResultBytes, 64 * 1024 * 1024);
     assert.equal(config.archiveTimeoutMs, 2000);
     assert.equal(config.natsUrl, undefined);
+    assert.equal(config.puts, "archive");
+  });
+
+  it("reads who writes saved results (LOUPE_GATEWAY_PUTS), refusing anything but archive or direct", () => {
+    assert.equal(loadConfig({ LOUPE_GATEWAY_PUTS: "direct" }).puts, "direct");
+    assert.throws(
+      () => loadConfig({ LOUPE_GATEWAY_PUTS: "s3" }),
+      (error: unknown) => isAppError(error) && error.code === "invalid_argument" && error.message.includes("LOUPE_GATEWAY_PUTS"),
+    );
   });
 
   it("reports every bad variable at once", () => {

@@ -15,6 +15,12 @@ export interface GatewayConfig {
   httpPort: number;
   /** host:port of the archive service. */
   archiveAddress: string;
+  /**
+   * LOUPE_GATEWAY_PUTS: who writes a saved result to the object store — `archive` (default: a Put call to the
+   * archive service) or `direct` (this process, with the archive's own Put over the same S3 bucket; reads,
+   * searches, deletes, turns and the sweeper stay with the archive). `direct` needs the archive's S3 settings.
+   */
+  puts: "archive" | "direct";
   /** NATS for result events; undefined = no events (embedded mode passes its own bus). */
   natsUrl: string | undefined;
   maxResultBytes: number;
@@ -92,6 +98,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     httpHost: readString(env, "LOUPE_HTTP_HOST", "127.0.0.1"),
     httpPort: readPort(env, "LOUPE_HTTP_PORT", DEFAULT_HTTP_PORT, problems),
     archiveAddress: readString(env, "LOUPE_ARCHIVE_ADDR", DEFAULT_ARCHIVE_ADDRESS),
+    puts: readEnum(env, "LOUPE_GATEWAY_PUTS", ["archive", "direct"] as const, "archive", problems),
     natsUrl: readOptionalString(env, "LOUPE_NATS_URL") === undefined ? undefined : readUrl(env, "LOUPE_NATS_URL", "", ["nats:", "tls:"], problems),
     maxResultBytes: readInt(env, "LOUPE_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES, problems, { min: 1024, max: 1024 * 1024 * 1024 }),
     archiveTimeoutMs: readInt(env, "LOUPE_ARCHIVE_TIMEOUT_MS", DEFAULT_ARCHIVE_TIMEOUT_MS, problems, { min: 1, max: 600_000 }),

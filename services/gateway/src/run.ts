@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { AppError } from "@loupe/errors";
-import { createArchiveClient } from "@loupe/archive-client";
+import { createArchiveClient, type ArchiveClient } from "@loupe/archive-client";
 import { createLogger, onShutdownSignal, type Logger } from "@loupe/runtime";
 import { createMemoryStateStore, type StateStore } from "@loupe/state-store";
 import { createSummarizerFor } from "@loupe/summarizer";
@@ -49,17 +49,59 @@ export async function gatewayConfigDeps(
   };
 }
 
+/** The archive's own Put, run in this process over the archive's bucket (LOUPE_GATEWAY_PUTS=direct). */
+export interface DirectPuts {
+  put: ArchiveClient["put"];
+  /** Stops what the Put needed (its store's connections). */
+  close(): Promise<void>;
+}
+
+/** What a composition root brings to the gateway's process besides its environment. */
+export interface GatewayProcessDeps {
+  /** Starts the archive's Put in this process; required for LOUPE_GATEWAY_PUTS=direct (the `loupe` CLI brings it). */
+  startDirectPuts?: (env: NodeJS.ProcessEnv) => Promise<DirectPuts>;
+}
+
+/**
+ * The archive client: every call to the archive service at LOUPE_ARCHIVE_ADDR — but with
+ * LOUPE_GATEWAY_PUTS=direct the saves, which this process then writes itself (one gRPC round trip less a save).
+ * @throws AppError `invalid_argument` for LOUPE_GATEWAY_PUTS=direct without `startDirectPuts`
+ */
+async function createGatewayArchive(
+  config: GatewayConfig,
+  env: NodeJS.ProcessEnv,
+  deps: GatewayProcessDeps,
+): Promise<{ archive: ArchiveClient; close: () => Promise<void> }> {
+  const remote = createArchiveClient(config.archiveAddress, config.maxResultBytes, config.internalToken);
+  if (config.puts === "archive") return { archive: remote, close: async () => remote.close() };
+  if (deps.startDirectPuts === undefined) {
+    remote.close();
+    throw new AppError("invalid_argument", "LOUPE_GATEWAY_PUTS=direct needs the archive's Put in this process: run the gateway with `loupe gateway`");
+  }
+  const direct = await deps.startDirectPuts(env).catch((error: unknown) => {
+    remote.close();
+    throw error;
+  });
+  return {
+    archive: { ...remote, put: direct.put },
+    close: async () => {
+      remote.close();
+      await direct.close();
+    },
+  };
+}
+
 /**
  * Runs the gateway as its own process — the composition root of distributed mode: config from
  * `env`, telemetry, the adapters (Redis or in-process state, the archive client, JetStream), the
  * service, and a graceful stop on SIGTERM/SIGINT that closes what it built.
  */
-export async function runGatewayProcess(env: NodeJS.ProcessEnv): Promise<void> {
+export async function runGatewayProcess(env: NodeJS.ProcessEnv, deps: GatewayProcessDeps = {}): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger({ service: "gateway", level: config.logLevel });
   const telemetry = startTelemetry({ serviceName: "loupe-gateway", env });
   const state = await createState(config, logger);
-  const archive = createArchiveClient(config.archiveAddress, config.maxResultBytes, config.internalToken);
+  const { archive, close: closeArchive } = await createGatewayArchive(config, env, deps);
   const bus =
     config.natsUrl === undefined
       ? undefined
@@ -82,7 +124,7 @@ export async function runGatewayProcess(env: NodeJS.ProcessEnv): Promise<void> {
   onShutdownSignal(async (signal) => {
     logger.info("shutting down", { signal });
     await gateway.stop();
-    archive.close();
+    await closeArchive();
     await bus?.close();
     await ledger.close();
     await state.close();

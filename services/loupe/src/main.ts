@@ -41,7 +41,9 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       await (await import("./serve-command.js")).serveCommand(env);
       return 0;
     case "gateway":
-      await (await import("@loupe/gateway/run")).runGatewayProcess(env);
+      await (
+        await import("@loupe/gateway/run")
+      ).runGatewayProcess(env, { startDirectPuts: async (from) => (await import("./direct-puts.js")).startDirectPuts(from) });
       return 0;
     case "archive":
       await (await import("@loupe/archive/run")).runArchiveProcess(env);

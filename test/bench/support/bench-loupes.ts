@@ -45,8 +45,8 @@ export async function startBenchEmbedded(): Promise<EmbeddedLoupe> {
   return withBenchClient(loupe, `127.0.0.1:${String(loupe.grpcPort)}`);
 }
 
-/** The archive and the gateway as the benchmarks run them (see BENCH_AUTH). */
-export async function startBenchDistributed(): Promise<DistributedLoupe> {
-  const loupe = await startDistributedLoupe(authEnv());
+/** The archive and the gateway as the benchmarks run them (see BENCH_AUTH); with `directPuts`, LOUPE_GATEWAY_PUTS=direct. */
+export async function startBenchDistributed(options: { directPuts?: boolean } = {}): Promise<DistributedLoupe> {
+  const loupe = await startDistributedLoupe(authEnv(), options);
   return withBenchClient(loupe, loupe.address);
 }

@@ -16,8 +16,12 @@ export interface DistributedLoupe {
   stop(): Promise<void>;
 }
 
-/** Starts the archive and the gateway (`gatewayEnv` added to its environment); everything started is stopped again if a step fails. */
-export async function startDistributedLoupe(gatewayEnv: Record<string, string> = {}): Promise<DistributedLoupe> {
+/**
+ * Starts the archive and the gateway (`gatewayEnv` added to its environment; with `directPuts`, the gateway
+ * writes saved results to the archive's bucket itself: LOUPE_GATEWAY_PUTS=direct); everything started is
+ * stopped again if a step fails.
+ */
+export async function startDistributedLoupe(gatewayEnv: Record<string, string> = {}, options: { directPuts?: boolean } = {}): Promise<DistributedLoupe> {
   const run = randomUUID().slice(0, 8);
   const bucket = `loupe-bench-${run}`;
   const processes: LoupeProcess[] = [];
@@ -43,6 +47,7 @@ export async function startDistributedLoupe(gatewayEnv: Record<string, string> =
       LOUPE_RESULT_ID_SECRET: `bench-${run}`,
       LOUPE_REDIS_URL: "redis://127.0.0.1:6379",
       LOUPE_NATS_URL: "nats://127.0.0.1:4222",
+      ...(options.directPuts === true ? { ...s3ProcessEnv(s3TestEnv(), bucket), LOUPE_GATEWAY_PUTS: "direct" } : {}),
       ...gatewayEnv,
     });
     processes.push(gateway);
