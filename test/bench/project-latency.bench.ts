@@ -9,7 +9,7 @@ import { cpus } from "node:os";
 import type { GrpcClient } from "@loupe/grpc";
 import type { ProjectionService } from "@loupe/proto";
 import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
-import type { DistributedLoupe } from "./support/distributed-loupe.js";
+import type { DistributedLoupe } from "../support/distributed-loupe.js";
 import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
 import { cpuMsOf } from "./support/proc-cpu.js";
 import { cell, quantile, since, sleep } from "./support/stats.js";

@@ -10,7 +10,7 @@
 import { cpus } from "node:os";
 import { isAppError } from "@loupe/errors";
 import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
-import type { DistributedLoupe } from "./support/distributed-loupe.js";
+import type { DistributedLoupe } from "../support/distributed-loupe.js";
 import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
 import { cell, median, quantile, since } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";

@@ -1,12 +1,11 @@
 // Distributed mode with LOUPE_GATEWAY_PUTS=direct: the gateway writes each saved result to the archive's
 // bucket itself (the archive's own Put, run in the gateway's process), while reads and searches still go to
-// the archive service — on a real Ceph RGW, with Redis, as test/e2e/distributed.test.ts runs them.
+// the archive service — on a real Ceph RGW, with Redis and NATS (test/support/distributed-loupe.ts).
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
-import { ProjectionService } from "@loupe/proto";
-import { freePort, removeBucket, s3ProcessEnv, s3TestEnv, startLoupeProcess, type LoupeProcess } from "@loupe/testing";
+import { freePort, startLoupeProcess } from "@loupe/testing";
+import { startDistributedLoupe, type DistributedLoupe } from "../support/distributed-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
 import { linesOf, recoverOmission, textOf } from "../support/recover-omission.js";
 
@@ -25,54 +24,31 @@ async function metricsOf(httpPort: number): Promise<string> {
 }
 
 describe("distributed mode with the gateway writing its saves to the archive's bucket (LOUPE_GATEWAY_PUTS=direct)", () => {
-  const run = randomUUID().slice(0, 8);
-  const bucket = `loupe-e2e-direct-${run}`;
-  let archive: LoupeProcess;
-  let gateway: LoupeProcess;
-  let client: GrpcClient<typeof ProjectionService>;
-  const httpPorts = { archive: 0, gateway: 0 };
+  let loupe: DistributedLoupe;
 
   before(async () => {
-    const archivePort = await freePort();
-    const gatewayPort = await freePort();
-    httpPorts.archive = await freePort();
-    httpPorts.gateway = await freePort();
-    archive = startLoupeProcess(["archive"], {
-      ...s3ProcessEnv(s3TestEnv(), bucket),
-      LOUPE_GRPC_PORT: String(archivePort),
-      LOUPE_HTTP_PORT: String(httpPorts.archive),
-    });
-    gateway = startLoupeProcess(["gateway"], {
-      ...s3ProcessEnv(s3TestEnv(), bucket),
-      LOUPE_GATEWAY_PUTS: "direct",
-      LOUPE_ARCHIVE_ADDR: `127.0.0.1:${String(archivePort)}`,
-      LOUPE_GRPC_PORT: String(gatewayPort),
-      LOUPE_HTTP_PORT: String(httpPorts.gateway),
-      LOUPE_RESULT_ID_SECRET: `e2e-${run}`,
-      LOUPE_REDIS_URL: "redis://127.0.0.1:6379",
-    });
-    await Promise.all([archive.waitFor(/archive started/), gateway.waitFor(/gateway started/)]);
-    client = createGrpcClient(ProjectionService, `127.0.0.1:${String(gatewayPort)}`, { maxResultBytes: 64 * 1024 * 1024 });
+    loupe = await startDistributedLoupe({ LOUPE_RESULT_ID_SECRET: `e2e-direct-${randomUUID()}` }, { directPuts: true });
   });
 
   after(async () => {
-    client.close();
-    await Promise.all([gateway.stop(), archive.stop()]);
-    await removeBucket(s3TestEnv(), bucket);
+    await loupe.stop();
   });
 
   it("saves in the gateway's process, and the archive service reads and searches what it saved", async () => {
     const original = numberedLines(5000);
-    const response = await client.project({ sessionId: "direct-1", result: { toolName: "bash", parts: [{ content: { case: "text", value: original } }] } });
+    const response = await loupe.client.project({
+      sessionId: "direct-1",
+      result: { toolName: "bash", parts: [{ content: { case: "text", value: original } }] },
+    });
     assert.equal(response.archived, true);
     const [omission] = response.omissions;
     assert.ok(omission?.startLine !== undefined && omission.endLine !== undefined);
-    const recovered = await recoverOmission(client, omission);
+    const recovered = await recoverOmission(loupe.client, omission);
     assert.equal(recovered.text, linesOf(original, omission.startLine, omission.endLine));
-    const found = await client.recover({ resultId: response.resultId, pattern: "row 04321:", contextLines: 0 });
+    const found = await loupe.client.recover({ resultId: response.resultId, pattern: "row 04321:", contextLines: 0 });
     assert.match(textOf(found.parts), /row 04321: the quick brown fox/);
 
-    const [gatewayMetrics, archiveMetrics] = await Promise.all([metricsOf(httpPorts.gateway), metricsOf(httpPorts.archive)]);
+    const [gatewayMetrics, archiveMetrics] = await Promise.all([metricsOf(loupe.httpPorts.gateway), metricsOf(loupe.httpPorts.archive)]);
     assert.equal(sample(gatewayMetrics, "loupe_archive_put_duration_count", { operation: "put", outcome: "ok" }), 1, "the save ran in the gateway");
     assert.equal(sample(archiveMetrics, "loupe_archive_put_duration_count", { operation: "put" }), undefined, "no Put reached the archive service");
     assert.ok((sample(archiveMetrics, "loupe_archive_read_duration_count", { operation: "read", outcome: "ok" }) ?? 0) >= 1, archiveMetrics);
@@ -80,14 +56,14 @@ describe("distributed mode with the gateway writing its saves to the archive's b
   });
 
   it("deletes through the archive service what the gateway saved", async () => {
-    const response = await client.project({
+    const response = await loupe.client.project({
       sessionId: "direct-2",
       result: { toolName: "bash", parts: [{ content: { case: "text", value: numberedLines(3000) } }] },
     });
     assert.equal(response.archived, true);
-    const deleted = await client.deleteResults({ target: { case: "sessionId", value: "direct-2" } });
+    const deleted = await loupe.client.deleteResults({ target: { case: "sessionId", value: "direct-2" } });
     assert.equal(deleted.resultsDeleted, 1);
-    await assert.rejects(client.recover({ resultId: response.resultId, startLine: 1, endLine: 2 }), /not found|NOT_FOUND/i);
+    await assert.rejects(loupe.client.recover({ resultId: response.resultId, startLine: 1, endLine: 2 }), /not found|NOT_FOUND/i);
   });
 
   it("refuses to start with direct puts and no S3 bucket, naming what to set", async () => {

@@ -6,7 +6,7 @@ import { createGrpcClient, type GrpcClient } from "@loupe/grpc";
 import { ProjectionService } from "@loupe/proto";
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../../support/embedded-loupe.js";
 import { createTokenWithCli } from "../../support/run-loupe-command.js";
-import { startDistributedLoupe, type DistributedLoupe } from "./distributed-loupe.js";
+import { startDistributedLoupe, type DistributedLoupe } from "../../support/distributed-loupe.js";
 
 /** Whether the benchmarks' Loupes check tokens (LOUPE_BENCH_AUTH: `tokens`, the default, or `off`). */
 export const BENCH_AUTH: "tokens" | "off" = process.env["LOUPE_BENCH_AUTH"] === "off" ? "off" : "tokens";
