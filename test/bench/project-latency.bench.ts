@@ -69,9 +69,10 @@ try {
   let call = 0;
   for (const { label, bytes } of SIZES) {
     const makers = outputs.map((output) => ({ toolName: output.toolName, text: sizedOutput(output, bytes) }));
-    const samples: Record<Target, number[]> = { echo: [], embedded: [], distributed: [], "direct-puts": [] };
-    const archived: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0, "direct-puts": 0 };
-    const cpuAtStart: Record<Target, number> = { echo: 0, embedded: 0, distributed: 0, "direct-puts": 0 };
+    const perTarget = <T>(value: () => T) => Object.fromEntries(TARGETS.map((target) => [target, value()])) as Record<Target, T>;
+    const samples = perTarget<number[]>(() => []);
+    const archived = perTarget(() => 0);
+    const cpuAtStart = perTarget(() => 0);
     for (let index = 0; index < WARMUP + CALLS; index++) {
       const maker = makers[index % makers.length]!;
       if (index === WARMUP) {

@@ -4,24 +4,11 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { freePort, startLoupeProcess } from "@loupe/testing";
+import { freePort, rgwDir, rgwInstance, s3TestEnv, startLoupeProcess } from "@loupe/testing";
 import { startDistributedLoupe, type DistributedLoupe } from "../support/distributed-loupe.js";
 import { numberedLines } from "../support/fixtures.js";
+import { metricsOf, sample } from "../support/prometheus-text.js";
 import { linesOf, recoverOmission, textOf } from "../support/recover-omission.js";
-
-/** The value of `metric` with all of `labels` in a Prometheus text page; undefined when absent. */
-function sample(text: string, metric: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
-    if (match?.[1] !== metric) continue;
-    if (Object.entries(labels).every(([key, value]) => (match[2] ?? "").includes(`${key}="${value}"`))) return Number(match[3]);
-  }
-  return undefined;
-}
-
-async function metricsOf(httpPort: number): Promise<string> {
-  return (await fetch(`http://127.0.0.1:${String(httpPort)}/metrics`)).text();
-}
 
 describe("distributed mode with the gateway writing its saves to the archive's bucket (LOUPE_GATEWAY_PUTS=direct)", () => {
   let loupe: DistributedLoupe;
@@ -64,6 +51,27 @@ describe("distributed mode with the gateway writing its saves to the archive's b
     const deleted = await loupe.client.deleteResults({ target: { case: "sessionId", value: "direct-2" } });
     assert.equal(deleted.resultsDeleted, 1);
     await assert.rejects(loupe.client.recover({ resultId: response.resultId, startLine: 1, endLine: 2 }), /not found|NOT_FOUND/i);
+  });
+
+  it("answers fail-open while the S3 server is down, and saves again once it is back (invariant 6)", async () => {
+    // The shared RGW of the test run (test files run one at a time): stopped here, started again in any case.
+    const rgw = rgwInstance(rgwDir(), Number(new URL(s3TestEnv().endpoint).port));
+    const small = numberedLines(700, "down");
+    try {
+      await rgw.killGateway();
+      const down = await loupe.client.project({ sessionId: "direct-3", result: { toolName: "bash", parts: [{ content: { case: "text", value: small } }] } });
+      assert.equal(down.archived, false);
+      assert.equal(down.resultId, "");
+      assert.equal(textOf(down.parts), small, "the input unchanged");
+    } finally {
+      await rgw.start();
+    }
+    let back = await loupe.client.project({ sessionId: "direct-3", result: { toolName: "bash", parts: [{ content: { case: "text", value: small } }] } });
+    for (let attempt = 0; !back.archived && attempt < 20; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      back = await loupe.client.project({ sessionId: "direct-3", result: { toolName: "bash", parts: [{ content: { case: "text", value: small } }] } });
+    }
+    assert.equal(back.archived, true);
   });
 
   it("refuses to start with direct puts and no S3 bucket, naming what to set", async () => {

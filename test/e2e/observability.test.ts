@@ -12,6 +12,7 @@ import { freePort, removeBucket, s3ProcessEnv, s3TestEnv, startLoupeProcess, typ
 import { startEmbeddedLoupe, type EmbeddedLoupe } from "../support/embedded-loupe.js";
 import { eventually } from "../support/eventually.js";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.js";
+import { metricsOf, sample } from "../support/prometheus-text.js";
 
 const NATS_URL = "nats://127.0.0.1:4222";
 const SERVER = 2;
@@ -32,24 +33,6 @@ function only(spans: readonly ReceivedSpan[], match: Partial<Pick<ReceivedSpan, 
   const found = spans.filter((span) => Object.entries(match).every(([key, value]) => span[key as keyof ReceivedSpan] === value));
   assert.equal(found.length, 1, `one span like ${JSON.stringify(match)}; have ${spans.map((span) => `${span.service}:${span.name}`).join(", ")}`);
   return found[0]!;
-}
-
-async function metricsOf(httpPort: number): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${String(httpPort)}/metrics`);
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
-  return response.text();
-}
-
-/** The value of the first sample of `metric` whose labels include every one of `labels`. */
-function sample(text: string, metric: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(metric)) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
-    if (match?.[1] !== metric) continue;
-    if (Object.entries(labels).every(([key, value]) => (match[2] ?? "").includes(`${key}="${value}"`))) return Number(match[3]);
-  }
-  return undefined;
 }
 
 describe("observability: one trace across gateway, archive and note-worker, and /metrics on each", () => {
@@ -265,8 +248,7 @@ describe("observability: `loupe serve` exports the same spans from one process",
     );
     assert.ok(trace.every((span) => span.service === "loupe"));
     assert.equal(only(trace, { name: "loupe.project" }).attributes["loupe.result_id"], answer.resultId);
-    const response = await fetch(`http://127.0.0.1:${String(loupe.httpPort)}/metrics`);
-    assert.equal(sample(await response.text(), "loupe_projections_total", { kind: "command", archived: "true" }), 1);
+    assert.equal(sample(await metricsOf(loupe.httpPort), "loupe_projections_total", { kind: "command", archived: "true" }), 1);
   });
 
   it("the history cut's span carries the tokens it saved the request (seed 002), and its counters move", async () => {
@@ -287,7 +269,7 @@ describe("observability: `loupe serve` exports the same spans from one process",
     const span = await eventually(async () => receiver.spans.find((candidate) => candidate.name === "loupe.cut_history"), 20_000, 100);
     assert.equal(span.attributes["loupe.saved_tokens"], cut.savedTokens);
     assert.equal(span.attributes["loupe.cut_results"], 1);
-    const text = await (await fetch(`http://127.0.0.1:${String(loupe.httpPort)}/metrics`)).text();
+    const text = await metricsOf(loupe.httpPort);
     assert.equal(sample(text, "loupe_history_cut_saved_tokens_total"), cut.savedTokens);
     assert.equal(sample(text, "loupe_history_cuts_total", { cut: "true" }), 1);
   });
