@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { canonicalBytes, createRevisionHasher, revisionOf } from "./revision-of.js";
+import fc from "fast-check";
+import { canonicalBytes, canonicalTextOf, createRevisionHasher, revisionOf, type CanonicalPart } from "./revision-of.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -53,5 +54,47 @@ describe("canonicalBytes()", () => {
   it("gives the revision of the joined text", () => {
     assert.equal(revisionOf(canonicalBytes([{ text: "ab" }, { media: null }, { text: "c" }])), revisionOf(encoder.encode("ab\nc")));
     assert.equal(revisionOf(canonicalBytes([{ text: "" }])), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  });
+});
+
+describe("canonicalTextOf()", () => {
+  it("is the request's own string for one well-formed text part (no copy made)", () => {
+    const text = "x".repeat(100_000);
+    assert.equal(canonicalTextOf([{ text }]), text);
+    assert.equal(canonicalTextOf([{ text: "a" }, { media: 1 }, { json: "1" }]), "a\n1");
+  });
+
+  for (const [name, parts] of [
+    ["a lone high surrogate", [{ text: "a\uD800b" }]],
+    ["a lone low surrogate in a later part", [{ text: "a" }, { json: "\uDC00" }]],
+    ["a leading byte-order mark (TextDecoder drops it)", [{ text: "\uFEFFabc" }]],
+  ] as const) {
+    it(`leaves ${name} to the decoder`, () => {
+      assert.equal(canonicalTextOf(parts), undefined);
+    });
+  }
+
+  it("keeps a byte-order mark that does not lead the text", () => {
+    assert.equal(canonicalTextOf([{ text: "" }, { text: "\uFEFF" }]), "\n\uFEFF");
+    assert.equal(canonicalTextOf([{ text: "a\uFEFF" }]), "a\uFEFF");
+  });
+
+  it("equals the decoded canonical bytes whenever it answers, for any parts", () => {
+    const part: fc.Arbitrary<CanonicalPart> = fc.oneof(
+      fc.string({ unit: "binary" }).map((text) => ({ text })),
+      fc.string({ unit: fc.constantFrom("a", "\n", "\uFEFF", "\uD83D", "\uDE42", "é", "\u0000") }).map((text) => ({ text })),
+      fc.string().map((json) => ({ json })),
+      fc.constant({ media: 1 }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
+        const decoded = decoder.decode(canonicalBytes(parts));
+        const text = canonicalTextOf(parts);
+        // Undefined (decode instead) only when the decoder would change the joined text.
+        const joined = parts.flatMap((p) => ("text" in p ? [p.text] : "json" in p ? [p.json] : [])).join("\n");
+        return text === undefined ? decoded !== joined : text === decoded;
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

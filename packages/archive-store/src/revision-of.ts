@@ -12,15 +12,43 @@ const encoder = new TextEncoder();
  */
 export function canonicalBytes(parts: readonly CanonicalPart[]): Uint8Array {
   const encoded: Uint8Array[] = [];
-  for (const part of parts) {
-    const text = "text" in part ? part.text : "json" in part ? part.json : undefined;
-    if (text === undefined) continue;
+  for (const text of textsOf(parts)) {
     if (encoded.length > 0) encoded.push(SEPARATOR);
     encoded.push(encoder.encode(text));
   }
+  // One part (the usual result) is its own encoding: no second copy of a result that may be megabytes.
+  if (encoded.length === 1 && encoded[0] !== undefined) return encoded[0];
   const joined = Buffer.concat(encoded);
   return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }
+
+/**
+ * The text `canonicalBytes(parts)` decodes to (UTF-8, a leading byte-order mark dropped, as
+ * `TextDecoder` does), without encoding and decoding it: the text parts joined with `\n` — the very
+ * strings given, for one part — when every part is well-formed UTF-16 and the joined text does not start
+ * with a byte-order mark. Undefined otherwise (a lone surrogate becomes U+FFFD in the bytes): decode them.
+ */
+export function canonicalTextOf(parts: readonly CanonicalPart[]): string | undefined {
+  const texts = textsOf(parts);
+  if (!texts.every(isWellFormed)) return undefined;
+  const text = texts.length === 1 && texts[0] !== undefined ? texts[0] : texts.join("\n");
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? undefined : text;
+}
+
+const BYTE_ORDER_MARK = 0xfeff;
+
+/** The text and json parts' strings, in order. */
+function textsOf(parts: readonly CanonicalPart[]): string[] {
+  const texts: string[] = [];
+  for (const part of parts) {
+    const text = "text" in part ? part.text : "json" in part ? part.json : undefined;
+    if (text !== undefined) texts.push(text);
+  }
+  return texts;
+}
+
+// String.prototype.isWellFormed (ES2024, in every Node this project runs on) typed here: the project's lib is ES2022.
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** The revision of canonical bytes: `sha256:<64 lowercase hex digits>`. */
 export function revisionOf(bytes: Uint8Array): string {

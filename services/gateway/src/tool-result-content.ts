@@ -1,4 +1,4 @@
-import { canonicalBytes, revisionOf, type CanonicalPart } from "@loupe/archive-store/content";
+import { canonicalBytes, canonicalTextOf, revisionOf, type CanonicalPart } from "@loupe/archive-store/content";
 import type { Part, ToolResult } from "@loupe/proto";
 
 /** A result's canonical content: what is archived, hashed and projected. */
@@ -29,7 +29,8 @@ function canonicalPart(part: Part): CanonicalPart | undefined {
 export function resultContent(result: ToolResult): ResultContent {
   const parts = result.parts.map(canonicalPart).filter((part): part is CanonicalPart => part !== undefined);
   const bytes = canonicalBytes(parts);
-  const text = new TextDecoder().decode(bytes);
+  // The request's own string when it is canonical already (the usual case): no second copy of it.
+  const text = canonicalTextOf(parts) ?? new TextDecoder().decode(bytes);
   const content: ResultContent = { bytes, text, revision: revisionOf(bytes), media: result.parts.filter((part) => part.content.case === "media") };
   const tail = structuredTailOf(result.parts);
   if (tail !== undefined) content.structuredTail = { startChar: text.length - tail.length, startByte: bytes.byteLength - Buffer.byteLength(tail) };
