@@ -1,5 +1,5 @@
 import type { TokenCounter } from "../token-counter.js";
-import { tokenSegments } from "./token-segments.js";
+import { segmentEnd, segmentText } from "./token-segments.js";
 
 // Each caching counter with its exact counts (for knownPrefix; a counter found here is a caching one).
 const EXACT_OF = new WeakMap<TokenCounter, ReadonlyMap<string, number>>();
@@ -43,7 +43,10 @@ export function createCachingCounter(counter: TokenCounter): TokenCounter {
     count: (text) => {
       if (text.length < MIN_SEGMENTED_LENGTH) return countOne(text);
       let total = 0;
-      for (const segment of tokenSegments(text)) total += countOne(segment);
+      for (let start = 0, end = 0; start < text.length; start = end) {
+        end = segmentEnd(text, start);
+        total += countOne(segmentText(text, start, end));
+      }
       return total;
     },
     within: (text, limit) => {
@@ -51,8 +54,9 @@ export function createCachingCounter(counter: TokenCounter): TokenCounter {
       // No token spans more than 256 characters (see createTokenCounter): a longer text is over without counting.
       if (text.length > (limit + 1) * MAX_TOKEN_CHARS) return false;
       let total = 0;
-      for (const segment of tokenSegments(text)) {
-        const counted = withinOne(segment, limit - total);
+      for (let start = 0, end = 0; start < text.length; start = end) {
+        end = segmentEnd(text, start);
+        const counted = withinOne(segmentText(text, start, end), limit - total);
         if (counted === false) return false;
         total += counted;
       }
@@ -79,11 +83,12 @@ export function knownPrefix(counter: TokenCounter, text: string): { tokens: numb
   }
   let tokens = 0;
   let chars = 0;
-  for (const segment of tokenSegments(text)) {
-    const known = exact.get(segment);
+  for (let start = 0, end = 0; start < text.length; start = end) {
+    end = segmentEnd(text, start);
+    const known = exact.get(segmentText(text, start, end));
     if (known === undefined) break;
     tokens += known;
-    chars += segment.length;
+    chars = end;
   }
   return { tokens, chars };
 }

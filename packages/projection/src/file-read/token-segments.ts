@@ -15,17 +15,28 @@ const WHITESPACE = /\s/;
  * start the line alone. Joining the segments gives back the text.
  */
 export function* tokenSegments(text: string): Generator<string> {
-  let start = 0;
-  let newline = text.indexOf("\n");
-  while (newline !== -1 && newline + 1 < text.length) {
-    const next = newline + 1;
-    if (startsPiece(text, next)) {
-      yield text.slice(start, next);
-      start = next;
-    }
-    newline = text.indexOf("\n", next);
+  for (let start = 0; start < text.length;) {
+    const end = segmentEnd(text, start);
+    yield segmentText(text, start, end);
+    start = end;
   }
-  if (start < text.length) yield start === 0 ? text : text.slice(start);
+}
+
+/**
+ * Where the segment of `text` that starts at `start` (0, or the end of the segment before) ends: the
+ * next place {@link tokenSegments} splits, or the text's length. For loops that walk the segments
+ * without a generator's objects (the counts under every projection).
+ */
+export function segmentEnd(text: string, start: number): number {
+  for (let newline = text.indexOf("\n", start); newline !== -1 && newline + 1 < text.length; newline = text.indexOf("\n", newline + 1)) {
+    if (startsPiece(text, newline + 1)) return newline + 1;
+  }
+  return text.length;
+}
+
+/** The segment from `start` to `end`: the text itself when it is the whole of it. */
+export function segmentText(text: string, start: number, end: number): string {
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 function startsPiece(text: string, at: number): boolean {
