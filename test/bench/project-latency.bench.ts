@@ -1,12 +1,15 @@
 // Project latency over gRPC, one call at a time: embedded Loupe (`loupe serve`), distributed Loupe
 // (gateway + archive on the S3 server) and distributed Loupe whose gateway writes its saves to the bucket
-// itself (`direct-puts`, LOUPE_GATEWAY_PUTS=direct), side by side with a bare grpc-js echo of the same bytes.
+// itself (`direct-puts`, LOUPE_GATEWAY_PUTS=direct), side by side with a bare grpc-js echo of the same bytes
+// and, beside the distributed ones, the echo that first PUTs the bytes to the same S3 server (`echo+put`:
+// moving and storing them once, the floor a distributed Project cannot go under; its ratio is printed too).
 // Real program output of 4 KB, 64 KB and 1 MB, unique per call; the three targets take turns call by
 // call, so the machine's noise falls on all of them alike. Prints p50/p99 and the ratios to the echo, and
 // the CPU each server's processes spent per call (every thread, from /proc): a figure the machine's
 // noise moves far less than a latency.
 import { cpus } from "node:os";
 import type { GrpcClient } from "@loupe/grpc";
+import { removeBucket, s3TestEnv } from "@loupe/testing";
 import type { ProjectionService } from "@loupe/proto";
 import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
 import type { DistributedLoupe } from "../support/distributed-loupe.js";
@@ -26,14 +29,22 @@ const SIZES = (process.env["LOUPE_BENCH_SIZES"] ?? "4,16,64,1024").split(",").ma
   bytes: Number(kilobytes) * 1024,
 }));
 
-type Target = "echo" | "embedded" | "distributed" | "direct-puts";
+type Target = "echo" | "echo+put" | "embedded" | "distributed" | "direct-puts";
 // LOUPE_BENCH_TARGETS: which Loupes run beside the echo (default embedded,distributed,direct-puts).
 const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed,direct-puts").split(",");
-const TARGETS: readonly Target[] = ["echo", ...(["embedded", "distributed", "direct-puts"] as const).filter((target) => LOUPES.includes(target))];
+const ON_S3 = LOUPES.includes("distributed") || LOUPES.includes("direct-puts");
+const TARGETS: readonly Target[] = [
+  "echo",
+  ...(ON_S3 ? (["echo+put"] as const) : []),
+  ...(["embedded", "distributed", "direct-puts"] as const).filter((target) => LOUPES.includes(target)),
+];
+const PUT_BUCKET = `loupe-bench-floor-${String(process.pid)}`;
 
 const outputs = realToolOutputs(1024 * 1024);
 let echoServer: EchoProcess | undefined;
 let echo: EchoClient | undefined;
+let putServer: EchoProcess | undefined;
+let put: EchoClient | undefined;
 let embedded: EmbeddedLoupe | undefined;
 let distributed: DistributedLoupe | undefined;
 let directPuts: DistributedLoupe | undefined;
@@ -41,6 +52,10 @@ try {
   // The echo in a process of its own, as Loupe is: its CPU is measured the same way.
   echoServer = await startEchoProcess();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
+  if (ON_S3) {
+    putServer = await startEchoProcess({ LOUPE_BENCH_ECHO_BUCKET: PUT_BUCKET });
+    put = createEchoClient(`127.0.0.1:${String(putServer.port)}`);
+  }
   if (TARGETS.includes("embedded")) embedded = await startBenchEmbedded();
   if (TARGETS.includes("distributed")) distributed = await startBenchDistributed();
   if (TARGETS.includes("direct-puts")) directPuts = await startBenchDistributed({ directPuts: true });
@@ -48,6 +63,7 @@ try {
   const echoPid = echoServer.pid;
   const pidsOf: Record<Target, () => number[]> = {
     echo: () => [echoPid],
+    "echo+put": () => [putServer!.pid],
     embedded: () => [embedded!.process.child.pid ?? 0],
     distributed: () => [distributed!.archive.child.pid ?? 0, distributed!.gateway.child.pid ?? 0],
     "direct-puts": () => [directPuts!.archive.child.pid ?? 0, directPuts!.gateway.child.pid ?? 0],
@@ -56,6 +72,7 @@ try {
     client.project({ sessionId: "bench-latency", result: { toolName, parts: [{ content: { case: "text", value: text } }] } });
   const callers: Record<Target, (text: string, toolName: string) => Promise<boolean>> = {
     echo: async (text) => (await echoClient.echo(Buffer.from(text))).byteLength > 0,
+    "echo+put": async (text) => (await put!.echo(Buffer.from(text))).byteLength > 0,
     embedded: async (text, toolName) => (await project(embedded!.client, text, toolName)).archived,
     distributed: async (text, toolName) => (await project(distributed!.client, text, toolName)).archived,
     "direct-puts": async (text, toolName) => (await project(directPuts!.client, text, toolName)).archived,
@@ -101,10 +118,20 @@ try {
         `${label.padEnd(8)} ${target.padEnd(12)} ${cell(p50, 8, 2)} ${cell(p99, 9, 2)} ${cell(p50 / echoP50, 9)}× ${cell(p99 / echoP99, 9)}× ${cell(cpu[target], 12, 2)} ${cell(cpu[target] / cpu.echo, 9)}× ${saved.padStart(10)}`,
       );
     }
+    if (ON_S3) {
+      const floor = quantile(samples["echo+put"], 0.5);
+      const above = TARGETS.filter((target) => target === "distributed" || target === "direct-puts")
+        .map((target) => `${target} ${cell(quantile(samples[target], 0.5) / floor, 0)}×`)
+        .join(", ");
+      console.log(`${label.padEnd(8)} p50 / echo+put (the bytes moved and stored once): ${above}`);
+    }
   }
 } finally {
   echo?.close();
   await echoServer?.stop();
+  put?.close();
+  await putServer?.stop();
+  if (ON_S3) await removeBucket(s3TestEnv(), PUT_BUCKET).catch(() => undefined);
   await embedded?.stop();
   await distributed?.stop();
   await directPuts?.stop();

@@ -1,6 +1,7 @@
 import { AppError } from "@loupe/errors";
 
 const KEPT = /^[A-Za-z0-9-]$/;
+const ALL_KEPT = /^[A-Za-z0-9-]+$/;
 const EMPTY_SEGMENT = "_";
 const HEX = "0123456789ABCDEF";
 
@@ -14,6 +15,8 @@ const HEX = "0123456789ABCDEF";
  */
 export function encodeKeySegment(segment: string): string {
   if (segment.length === 0) return EMPTY_SEGMENT;
+  // The usual id (a tenant, a session) is kept whole: no string built character by character.
+  if (ALL_KEPT.test(segment)) return segment;
   let encoded = "";
   for (const character of segment) {
     const codePoint = character.codePointAt(0) ?? 0;

@@ -28,11 +28,21 @@ export interface EchoServer {
   stop(): Promise<void>;
 }
 
-/** Starts the echo service on 127.0.0.1 (port 0 picks a free one), with Loupe's message limits. */
-export async function startEchoServer(port = 0): Promise<EchoServer> {
+/**
+ * Starts the echo service on 127.0.0.1 (port 0 picks a free one), with Loupe's message limits; with
+ * `beforeAnswer`, each call answers once it has resolved (a failure answers with the error).
+ */
+export async function startEchoServer(port = 0, beforeAnswer?: (bytes: Buffer) => Promise<void>): Promise<EchoServer> {
   const server = new grpc.Server(messageLimitOptions(MAX_RESULT_BYTES));
   server.addService(ECHO_SERVICE, {
-    echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => callback(null, call.request),
+    echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+      if (beforeAnswer === undefined) callback(null, call.request);
+      else
+        beforeAnswer(call.request).then(
+          () => callback(null, call.request),
+          (error: unknown) => callback(error as grpc.ServiceError),
+        );
+    },
   });
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`127.0.0.1:${String(port)}`, grpc.ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual))),
@@ -67,10 +77,14 @@ export interface EchoProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns echo-process.ts the way `loupe serve` is spawned (node, the `source` condition, tsx). */
-export async function startEchoProcess(): Promise<EchoProcess> {
+/**
+ * Spawns echo-process.ts the way `loupe serve` is spawned (node, the `source` condition, tsx); `env` adds
+ * variables (LOUPE_BENCH_ECHO_BUCKET: each call also PUT to that bucket of the test S3 server, see echo-process.ts).
+ */
+export async function startEchoProcess(env: Record<string, string> = {}): Promise<EchoProcess> {
   const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("echo-process.ts", import.meta.url))], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async (): Promise<void> => {
