@@ -4,8 +4,7 @@
 // With LOUPE_BENCH_ECHO_BUCKET, each call is first PUT whole to that bucket of the test S3 server (a key of
 // its own, through the archive's S3 store, acknowledged once stored) — the simplest durable stand-in for a
 // distributed Project: moving the bytes and storing them once.
-import { createS3ArchiveStore } from "@loupe/archive-store/s3";
-import { s3TestEnv } from "@loupe/testing";
+import type { ArchiveStore } from "@loupe/archive-store";
 import { startEchoServer } from "./echo-server.js";
 
 const bucket = process.env["LOUPE_BENCH_ECHO_BUCKET"];
@@ -17,7 +16,9 @@ process.once("SIGTERM", () => {
   void server.stop().then(() => process.exit(0));
 });
 
-async function storeOf(name: string) {
+// Loaded only with a bucket: the bare echo's memory (the memory bench's baseline) stays without the S3 client.
+async function storeOf(name: string): Promise<ArchiveStore> {
+  const [{ createS3ArchiveStore }, { s3TestEnv }] = await Promise.all([import("@loupe/archive-store/s3"), import("@loupe/testing")]);
   const s3 = s3TestEnv();
   const created = createS3ArchiveStore({
     endpoint: s3.endpoint,
