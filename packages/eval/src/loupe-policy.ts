@@ -1,4 +1,5 @@
 import { textOfParts, type LoupeClient } from "@loupe/client";
+import { AppError } from "@loupe/errors";
 import type { Policy } from "./policy.js";
 import { toolCallOf } from "./tool-call.js";
 
@@ -45,6 +46,13 @@ export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptio
         },
         { timeoutMs: 60_000 },
       );
+      // A fail-open answer (the save failed) is not the view Loupe gives: measuring it would score a fallback.
+      if (!response.archived) {
+        throw new AppError(
+          "unavailable",
+          `Loupe answered fail-open: its archive did not save the result [trajectory=${row.trajectoryId}, step=${String(row.step)}]`,
+        );
+      }
       const firstView = textOfParts(response.parts);
       const resultId = response.resultId;
       if (resultId === "") return { firstView, saved: false };

@@ -78,12 +78,19 @@ function selectTrajectories(all: readonly Trajectory[], split: string | undefine
   return sample;
 }
 
+// The embedded server's save budget in an eval (LOUPE_ARCHIVE_TIMEOUT_MS in the environment still wins).
+const EVAL_ARCHIVE_TIMEOUT_MS = 60_000;
+
 /** Connects to --addr, or starts embedded Loupe by running this same program with `serve`. */
 async function connectLoupe(address: string | undefined, env: NodeJS.ProcessEnv): Promise<{ client: LoupeClient; server?: LoupeServer }> {
   if (address !== undefined) return { client: createLoupeClient({ address, timeoutMs: 60_000 }) };
   const main = process.argv[1];
   if (main === undefined) throw new AppError("failed_precondition", "cannot tell how to start loupe serve (no script path)");
-  const server = await startLoupeServer({ command: [process.execPath, ...process.execArgv, main, "serve"], env });
+  // A measurement, not a live call: a save slowed by a busy machine must not fall back to a fail-open view.
+  const server = await startLoupeServer({
+    command: [process.execPath, ...process.execArgv, main, "serve"],
+    env: { LOUPE_ARCHIVE_TIMEOUT_MS: String(EVAL_ARCHIVE_TIMEOUT_MS), ...env },
+  });
   return { client: createLoupeClient({ address: server.address, timeoutMs: 60_000 }), server };
 }
 
