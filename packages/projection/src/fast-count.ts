@@ -61,21 +61,18 @@ function fastCounter(core: EncoderCore): PieceCounter {
   };
   const within = (text: string, limit: number): number | false => {
     let total = 0;
-    for (let at = 0; at < text.length;) {
-      let start = at;
-      let end: number;
-      sticky.lastIndex = at;
+    // Every alternative of both encodings' patterns consumes a character: each piece ends past where it starts.
+    for (let start = 0, end = 0; start < text.length; start = end) {
+      sticky.lastIndex = start;
       if (sticky.test(text)) end = sticky.lastIndex;
       else {
-        split.lastIndex = at;
+        split.lastIndex = start;
         const match = split.exec(text);
         if (match === null) break;
         start = match.index;
-        end = start + match[0].length;
+        end = split.lastIndex;
       }
-      // The pattern matches no empty piece; were it to, an empty piece counts nothing and the search moves on.
-      at = end > start ? end : start + 1;
-      if (end > start) total += piece(text.slice(start, end));
+      total += piece(text.slice(start, end));
       if (total > limit) return false;
     }
     return total;

@@ -1,8 +1,11 @@
 const WHITESPACE = /\s/;
 
 /**
- * Splits text into runs of whole lines whose token counts add up to the
- * count of the whole text, in o200k_base and cl100k_base alike. Both
+ * Where the segment of `text` that starts at `start` (0, or the end of the
+ * segment before) ends, or the text's length: text is walked in runs of
+ * whole lines whose token counts add up to the count of the whole text, in
+ * o200k_base and cl100k_base alike (plain loops, no generator: the counts
+ * under every projection walk them, see `segmentText`). Both
  * tokenizers first cut the text into pieces with a regular expression and
  * encode each piece on its own; a piece reaches past a line's "\n" only when
  * the next line starts with "\r" or "\n" (`\s*[\r\n]+`), with "/" after a
@@ -13,19 +16,6 @@ const WHITESPACE = /\s/;
  * after a line ending in an ASCII letter or digit: there the piece before
  * ends at the "\n", and the next piece starts the line exactly as it would
  * start the line alone. Joining the segments gives back the text.
- */
-export function* tokenSegments(text: string): Generator<string> {
-  for (let start = 0; start < text.length;) {
-    const end = segmentEnd(text, start);
-    yield segmentText(text, start, end);
-    start = end;
-  }
-}
-
-/**
- * Where the segment of `text` that starts at `start` (0, or the end of the segment before) ends: the
- * next place {@link tokenSegments} splits, or the text's length. For loops that walk the segments
- * without a generator's objects (the counts under every projection).
  */
 export function segmentEnd(text: string, start: number): number {
   for (let newline = text.indexOf("\n", start); newline !== -1 && newline + 1 < text.length; newline = text.indexOf("\n", newline + 1)) {
