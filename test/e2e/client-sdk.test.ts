@@ -44,6 +44,28 @@ describe("@loupe/client against embedded Loupe", () => {
     }
   });
 
+  it("views and recovers a result that is not well-formed UTF-16 as its saved bytes decode: the same view twice, every omitted line back (invariants 1, 3)", async () => {
+    // A leading byte-order mark and lone surrogates, one in the head the view keeps and one in the middle it omits.
+    const lines = numberedLines(3000, "nc").split("\n");
+    lines[2] = `${lines[2] ?? ""} \uD800 in the head`;
+    lines[1500] = `${lines[1500] ?? ""} \uDC00 in the middle`;
+    const sent = `\uFEFF${lines.join("\n")}`;
+    const saved = new TextDecoder().decode(new TextEncoder().encode(sent));
+    const request = { sessionId: "sdk-nc", result: { toolName: "bash", parts: [{ content: { case: "text" as const, value: sent } }] } };
+    const first = await client.project(request);
+    const again = await client.project(request);
+    assert.ok(first.resultId !== "" && first.archived && first.omissions.length > 0);
+    assert.equal(again.resultId, first.resultId);
+    assert.equal(textOf(again.parts), textOf(first.parts), "the same bytes for the same result");
+    assert.ok(textOf(first.parts).includes("\uFFFD in the head"), "the head's lone surrogate as the saved bytes hold it");
+    assert.ok(textOf(first.parts).includes("\nnc 00001:"), "the first line as the saved bytes decode (TextDecoder drops the byte-order mark)");
+    const middle = first.omissions.find((omission) => (omission.startLine ?? 0) <= 1501 && 1501 <= (omission.endLine ?? 0));
+    assert.ok(middle !== undefined, "the middle line is omitted");
+    for (const omission of first.omissions) {
+      assert.equal(await client.recoverAll(omission.continuationJson), linesOf(saved, omission.startLine ?? 0, omission.endLine ?? 0));
+    }
+  });
+
   it("fails a large project with deadline_exceeded when the deadline is tiny", async () => {
     const large = numberedLines(120_000, "slow");
     await assert.rejects(

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-export { canonicalBytes, canonicalTextOf, revisionOf } from "./revision-of.js";
+export { canonicalBytes, canonicalContent, revisionOf } from "./revision-of.js";
 export { validateSessionId, checkSessionIdLength, MAX_SESSION_ID_CHARS } from "./session-id.js";
 export { isTenantName, requireTenantName } from "./tenant-name.js";
 export type { CanonicalPart } from "./revision-of.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { canonicalBytes, canonicalTextOf, createRevisionHasher, revisionOf, type CanonicalPart } from "./revision-of.js";
+import { canonicalBytes, canonicalContent, canonicalTextOf, createRevisionHasher, revisionOf, type CanonicalPart } from "./revision-of.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -77,6 +77,14 @@ describe("canonicalTextOf()", () => {
   it("keeps a byte-order mark that does not lead the text", () => {
     assert.equal(canonicalTextOf([{ text: "" }, { text: "\uFEFF" }]), "\n\uFEFF");
     assert.equal(canonicalTextOf([{ text: "a\uFEFF" }]), "a\uFEFF");
+  });
+
+  it("gives canonicalContent the text its bytes decode to, for canonical and other parts", () => {
+    for (const parts of [[{ text: "ok" }], [{ text: "a\uD800" }, { json: "1" }], [{ text: "\uFEFFx" }]] as const) {
+      const { bytes, text } = canonicalContent(parts);
+      assert.deepEqual(bytes, canonicalBytes(parts));
+      assert.equal(text, decoder.decode(bytes));
+    }
   });
 
   it("equals the decoded canonical bytes whenever it answers, for any parts", () => {

@@ -5,6 +5,7 @@ export type CanonicalPart = { text: string } | { json: string } | { media: unkno
 
 const SEPARATOR = new Uint8Array([0x0a]);
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * A result's canonical bytes: its text and json parts, in order, joined with `\n` between parts, as UTF-8
@@ -20,6 +21,16 @@ export function canonicalBytes(parts: readonly CanonicalPart[]): Uint8Array {
   if (encoded.length === 1 && encoded[0] !== undefined) return encoded[0];
   const joined = Buffer.concat(encoded);
   return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
+}
+
+/**
+ * A result's canonical content: its bytes (see {@link canonicalBytes}) and the text they decode to — the
+ * parts' own strings when they are canonical already ({@link canonicalTextOf}), so a result is not held
+ * twice; decoded from the bytes otherwise (lone surrogates as U+FFFD, a leading byte-order mark dropped).
+ */
+export function canonicalContent(parts: readonly CanonicalPart[]): { bytes: Uint8Array; text: string } {
+  const bytes = canonicalBytes(parts);
+  return { bytes, text: canonicalTextOf(parts) ?? decoder.decode(bytes) };
 }
 
 /**

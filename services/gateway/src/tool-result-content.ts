@@ -1,4 +1,4 @@
-import { canonicalBytes, canonicalTextOf, revisionOf, type CanonicalPart } from "@loupe/archive-store/content";
+import { canonicalContent, revisionOf, type CanonicalPart } from "@loupe/archive-store/content";
 import type { Part, ToolResult } from "@loupe/proto";
 
 /** A result's canonical content: what is archived, hashed and projected. */
@@ -28,9 +28,7 @@ function canonicalPart(part: Part): CanonicalPart | undefined {
 /** Canonical bytes (text and json parts joined with "\n"), their text, revision and the media parts. */
 export function resultContent(result: ToolResult): ResultContent {
   const parts = result.parts.map(canonicalPart).filter((part): part is CanonicalPart => part !== undefined);
-  const bytes = canonicalBytes(parts);
-  // The request's own string when it is canonical already (the usual case): no second copy of it.
-  const text = canonicalTextOf(parts) ?? new TextDecoder().decode(bytes);
+  const { bytes, text } = canonicalContent(parts);
   const content: ResultContent = { bytes, text, revision: revisionOf(bytes), media: result.parts.filter((part) => part.content.case === "media") };
   const tail = structuredTailOf(result.parts);
   if (tail !== undefined) content.structuredTail = { startChar: text.length - tail.length, startByte: bytes.byteLength - Buffer.byteLength(tail) };
