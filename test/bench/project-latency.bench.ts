@@ -9,7 +9,7 @@
 // noise moves far less than a latency.
 import { cpus } from "node:os";
 import type { GrpcClient } from "@loupe/grpc";
-import { removeBucket, s3TestEnv } from "@loupe/testing";
+import { removeBucket, s3ProcessEnv, s3TestEnv } from "@loupe/testing";
 import type { ProjectionService } from "@loupe/proto";
 import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
 import type { DistributedLoupe } from "../support/distributed-loupe.js";
@@ -53,7 +53,7 @@ try {
   echoServer = await startEchoProcess();
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
   if (ON_S3) {
-    putServer = await startEchoProcess({ LOUPE_BENCH_ECHO_BUCKET: PUT_BUCKET });
+    putServer = await startEchoProcess({ ...s3ProcessEnv(s3TestEnv(), PUT_BUCKET), LOUPE_BENCH_ECHO_STORE: "1" });
     put = createEchoClient(`127.0.0.1:${String(putServer.port)}`);
   }
   if (TARGETS.includes("embedded")) embedded = await startBenchEmbedded();

@@ -79,7 +79,7 @@ export interface EchoProcess {
 
 /**
  * Spawns echo-process.ts the way `loupe serve` is spawned (node, the `source` condition, tsx); `env` adds
- * variables (LOUPE_BENCH_ECHO_BUCKET: each call also PUT to that bucket of the test S3 server, see echo-process.ts).
+ * variables (LOUPE_BENCH_ECHO_STORE=1 with an archive's environment: each call also stored, see echo-process.ts).
  */
 export async function startEchoProcess(env: Record<string, string> = {}): Promise<EchoProcess> {
   const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("echo-process.ts", import.meta.url))], {
