@@ -49,7 +49,8 @@ export function moduleOf(url: string, functionName: string): string {
   return workspace?.[1] ?? url.slice(url.lastIndexOf("/") + 1);
 }
 
-function functionOf(frame: CpuProfile["nodes"][number]["callFrame"]): string {
+/** A function as the summaries name it: `name file:line` (V8's own entries by their name alone). */
+export function functionOf(frame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }): string {
   const name = frame.functionName === "" ? "(anonymous)" : frame.functionName;
   if (frame.url === "") return name;
   return `${name} ${frame.url.slice(frame.url.lastIndexOf("/") + 1)}:${String(frame.lineNumber + 1)}`;

@@ -4,6 +4,7 @@
 // takes kept in, so the profile counts everything allocated (where a call's garbage comes from), not
 // what survives. On SIGTERM or SIGINT (before the process's own handlers run) or at exit, the profile is
 // written to $LOUPE_ALLOCATIONS_DIR (default the system's temporary folder) as allocations.<pid>.json.
+// LOUPE_ALLOCATIONS_INTERVAL: bytes between samples (default 32768; smaller is finer and slower).
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { tmpdir } from "node:os";
