@@ -5,27 +5,13 @@
 //   node --conditions=source --import tsx test/bench/summarize-allocations.ts /tmp/alloc/allocations.*.json [--calls N] [--top N]
 // Start-up is in the profile too: read it beside one of the commit before, taken the same way.
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { summarizeAllocations, type AllocationLine, type AllocationNode } from "./support/allocation-profile.js";
+import { summaryArgs } from "./support/summary-args.js";
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { calls: { type: "string" }, top: { type: "string", default: "25" } } });
-const [file] = positionals;
-if (file === undefined) {
-  process.stderr.write("usage: summarize-allocations.ts allocations.<pid>.json [--calls N] [--top N]\n");
-  process.exit(2);
-}
-const calls = values.calls === undefined ? 1 : Number(values.calls);
-const top = Number(values.top);
-if (!Number.isInteger(calls) || calls < 1 || !Number.isInteger(top) || top < 1) {
-  process.stderr.write("--calls and --top take whole numbers of 1 or more\n");
-  process.exit(2);
-}
-
-// Piped into `head`: stop quietly once the reader has what it wanted.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
+const { file, calls, perCall, top } = summaryArgs("summarize-allocations.ts allocations.<pid>.json [--calls N] [--top N]", 25);
 const summary = summarizeAllocations(JSON.parse(await readFile(file, "utf8")) as { head: AllocationNode });
-const unit = values.calls === undefined ? "MB" : "MB/call";
-const megabytes = (bytes: number): string => (bytes / 1024 / 1024 / calls).toFixed(values.calls === undefined ? 1 : 4).padStart(10);
+const unit = perCall ? "MB/call" : "MB";
+const megabytes = (bytes: number): string => (bytes / 1024 / 1024 / calls).toFixed(perCall ? 4 : 1).padStart(10);
 const show = (title: string, lines: readonly AllocationLine[]): void => {
   process.stdout.write(`${title} (${unit})\n`);
   for (const line of lines.slice(0, top)) process.stdout.write(`${megabytes(line.bytes)}  ${line.name}\n`);

@@ -6,32 +6,15 @@
 // A profile covers the process's whole life (start-up, the bench's other rounds): read its figures beside
 // one of the commit before, taken the same way. Not a benchmark: it shows what to look at.
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { summarizeProfile, type CpuProfile, type ProfileLine } from "./support/cpu-profile.js";
+import { summaryArgs } from "./support/summary-args.js";
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { calls: { type: "string" }, top: { type: "string", default: "40" }, match: { type: "string" } },
-});
-const [file] = positionals;
-if (file === undefined) {
-  process.stderr.write("usage: summarize-profile.ts FILE.cpuprofile [--calls N] [--top N] [--match TEXT]\n");
-  process.exit(2);
-}
-const calls = values.calls === undefined ? 1 : Number(values.calls);
-const top = Number(values.top);
-if (!Number.isInteger(calls) || calls < 1 || !Number.isInteger(top) || top < 1) {
-  process.stderr.write("--calls and --top take whole numbers of 1 or more\n");
-  process.exit(2);
-}
-
-// Piped into `head`: stop quietly once the reader has what it wanted.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
+const { file, calls, perCall, top, extra } = summaryArgs("summarize-profile.ts FILE.cpuprofile [--calls N] [--top N] [--match TEXT]", 40, ["match"]);
 const summary = summarizeProfile(JSON.parse(await readFile(file, "utf8")) as CpuProfile);
-const unit = values.calls === undefined ? "ms" : "ms/call";
+const unit = perCall ? "ms/call" : "ms";
 const show = (title: string, lines: readonly ProfileLine[]): void => {
   process.stdout.write(`${title}\n`);
-  const shown = lines.filter((line) => values.match === undefined || line.name.includes(values.match)).slice(0, top);
+  const shown = lines.filter((line) => extra["match"] === undefined || line.name.includes(extra["match"])).slice(0, top);
   for (const line of shown) process.stdout.write(`${(line.ms / calls).toFixed(3).padStart(10)}  ${line.name}\n`);
 };
 process.stdout.write(`${file}: ${(summary.totalMs / calls).toFixed(3)} ${unit} sampled, ${(summary.busyMs / calls).toFixed(3)} busy\n`);
