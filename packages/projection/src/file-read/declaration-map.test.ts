@@ -134,3 +134,55 @@ describe("projectFileRead() with a map of omitted declarations", () => {
     assert.equal(projectFileRead(input, context).text, projectFileRead(input, context).text);
   });
 });
+
+describe("a map ranked by the intent", () => {
+  // 120 functions of 15 lines; three of them, far apart, use the name the agent asked about in their bodies.
+  const users = [23, 77, 101];
+  const text = Array.from({ length: 120 }, (_, block) =>
+    [
+      `def handler_${String(block)}(event, context):`,
+      ...Array.from({ length: 14 }, (_, line) =>
+        line === 9 && users.includes(block) ? "    refund_ledger.post(event)" : `    value_${String(line)} = compute(event, ${String(block * 14 + line)})`,
+      ),
+    ].join("\n"),
+  ).join("\n");
+  const lines = splitLines(text);
+  const input = { text, lines, toolName: "bash", args: { command: "cat app.py" }, isError: false, exitCode: 0, timedOut: false, durationMs: 1 };
+  const context = { budgetTokens: 1000, maxViewBytes: 50_000, counter, resultId: RESULT_ID, view: "", intent: "Why does the refund_ledger post twice?" };
+  const mapOf = (viewText: string): string => viewText.split("\n").find((line) => line.startsWith(DECLARATION_MAP_OPENING)) ?? "";
+
+  it("names first the declarations whose bodies the intent points into", () => {
+    const view = projectFileRead(input, context);
+    checkLineView(text, view, context);
+    const map = mapOf(view.text);
+    assert.match(map, /… \(\d+ more\)/, "more are omitted than the map names");
+    for (const block of users) {
+      const line = block * 15 + 1;
+      assert.ok(view.text.includes("refund_ledger.post"), "the intent's lines are shown");
+      if (view.text.includes(`def handler_${String(block)}(`)) continue;
+      assert.ok(
+        map.includes(`${String(line)} def handler_${String(block)},`) || map.includes(`${String(line)} def handler_${String(block)} `),
+        `${map} names handler_${String(block)}`,
+      );
+    }
+    // Spread over the file alone, the same room would not have named them all.
+    const kept = new Uint8Array(lines.length);
+    for (const [index, line] of lines.entries()) if (view.text.includes(line)) kept[index] = 1;
+    const spread = declarationMapNotice(declarationsOf(lines, "app.py", false), kept, counter.count(map), counter);
+    assert.ok(
+      users.some((block) => !spread.includes(`def handler_${String(block)}`) && !view.text.includes(`def handler_${String(block)}(`)),
+      spread,
+    );
+  });
+
+  it("names the pointed-at declarations before the others, still in line order and within its tokens", () => {
+    const declarations = declarationsOf(lines, "app.py", false);
+    const first = [declarations[101], declarations[7]].filter((found) => found !== undefined);
+    const notice = declarationMapNotice(declarations, new Uint8Array(lines.length), 33, counter, undefined, first);
+    assert.ok(counter.count(notice) <= 33, notice);
+    assert.match(notice, /^\[loupe\] omitted lines declare: 106 def handler_7, 1516 def handler_101 … \(118 more\)/);
+    const kept = new Uint8Array(lines.length);
+    kept[declarations[101]?.index ?? 0] = 1;
+    assert.ok(!declarationMapNotice(declarations, kept, 33, counter, undefined, first).includes("handler_101"), "a shown declaration is never named");
+  });
+});

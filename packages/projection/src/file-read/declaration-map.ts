@@ -75,8 +75,10 @@ export const OUTPUT_LINES: MapNumbering = { lineOf: (index) => index + 1, label:
  * when a part of a file was read ("omitted lines declare: (src/app.py lines)
  * 1,004 def load, …"), as its numbered lines and the gap notices show them. When not every omitted declaration
  * fits `maxTokens`, the outermost come first, each level spread over the
- * file, and the map ends "… (N more)". "" when nothing declared is omitted or
- * not even one entry fits.
+ * file, and the map ends "… (N more)" — after the declarations in `first`
+ * (those the intent points into, see declarationsByIntent), which are named
+ * before any other. "" when nothing declared is omitted or not even one entry
+ * fits.
  */
 export function declarationMapNotice(
   declarations: readonly Declaration[],
@@ -84,6 +86,7 @@ export function declarationMapNotice(
   maxTokens: number,
   counter: TokenCounter,
   numbering: MapNumbering = OUTPUT_LINES,
+  first: readonly Declaration[] = [],
 ): string {
   const omitted = declarations.filter((declaration) => kept[declaration.index] !== 1);
   if (omitted.length === 0) return "";
@@ -93,7 +96,7 @@ export function declarationMapNotice(
   let room = maxTokens - fixed;
   const chosen: Declaration[] = [];
   // Lazily: a map names a few dozen of what may be thousands of declarations.
-  for (const declaration of spreadLevels(bucketsByLevel(omitted))) {
+  for (const declaration of namingOrder(omitted, kept, first)) {
     // ", " between entries costs about one token.
     const cost = counter.count(entry(declaration)) + 1;
     if (cost > room) break;
@@ -108,6 +111,13 @@ export function declarationMapNotice(
     chosen.length -= Math.min(chosen.length, Math.max(1, Math.floor((counter.count(notice) - maxTokens) / 4)));
   }
   return "";
+}
+
+/** The declarations a map names when not all fit, in turn: `first` (those omitted), then the rest outermost first, spread. */
+function* namingOrder(omitted: readonly Declaration[], kept: Uint8Array, first: readonly Declaration[]): Generator<Declaration> {
+  for (const declaration of first) if (kept[declaration.index] !== 1) yield declaration;
+  const named = new Set(first);
+  for (const declaration of spreadLevels(bucketsByLevel(omitted))) if (!named.has(declaration)) yield declaration;
 }
 
 function render(chosen: readonly Declaration[], omitted: number, opening: string, entry: (declaration: Declaration) => string): string {

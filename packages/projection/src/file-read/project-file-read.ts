@@ -7,6 +7,7 @@ import type { Projector } from "../projectors/projector.js";
 import { createCachingCounter } from "./caching-counter.js";
 import { chooseOutline } from "./choose-outline.js";
 import { reachWithin } from "./choose-within.js";
+import { declarationsByIntent } from "./declarations-by-intent.js";
 import { declarationMapNotice, declarationsOf, OUTPUT_LINES, type Declaration, type MapNumbering } from "./declaration-map.js";
 import { fileGapNotice } from "./file-gap-notice.js";
 import { readSourceOf, type ReadSource } from "./read-source.js";
@@ -98,12 +99,14 @@ export const projectFileRead: Projector = (input, context) => {
     // What the head leaves (less than its next line) may still hold a short line above the tail.
     { start: 1, end: total, priority: 3, take: "tail", skip: true },
   ];
+  // A map that cannot name every declaration names first those whose bodies the intent points into.
+  const pointedAt = declarationsByIntent(declarations, intent.scores, total);
   // What the head, tail and the intent's lines leave out is what the map will name: only that is kept room for.
   const chosen = new Set(intent.chosen);
   const mapReserve = mapCost(declarations.filter(({ index }) => index >= headEnd && index < tailStart && !chosen.has(index)));
   const notices = withMapNotice(
     intent.selectionNotice,
-    (kept) => declarationMapNotice(declarations, kept, mapTokens, counter, numbering),
+    (kept) => declarationMapNotice(declarations, kept, mapTokens, counter, numbering, pointedAt),
     mapReserve,
     total,
     counter,

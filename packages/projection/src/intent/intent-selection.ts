@@ -16,6 +16,8 @@ export interface IntentSelection {
   tokens: number;
   /** For buildLineView's `selectionNotice`: names matches the view leaves out; absent when nothing matched. */
   selectionNotice?: (kept: Uint8Array) => string;
+  /** Each matched line's score (0-based line → score); empty when nothing matched. */
+  scores: ReadonlyMap<number, number>;
 }
 
 /** How a projector places the intent's lines. */
@@ -40,12 +42,12 @@ export interface IntentSelectionOptions {
  */
 export function intentSelection(input: ProjectorInput, context: ProjectorContext, options: IntentSelectionOptions): IntentSelection {
   const matches = intentMatchesOf(input, context, options.match);
-  if (matches.ranked.length === 0) return { blocks: [], chosen: [], tokens: 0 };
+  if (matches.ranked.length === 0) return { blocks: [], chosen: [], tokens: 0, scores: matches.scores };
   const { blocks, chosen } = intentBlocks({ lines: input.lines, matches, ...options });
   let tokens = 0;
   chosen.forEach((index, order) => {
     tokens += options.counter.count(input.lines[index] ?? "");
     if (order === 0 || chosen[order - 1] !== index - 1) tokens += options.gapTokens;
   });
-  return { blocks, chosen, tokens, selectionNotice: (kept) => moreMatchesNotice(matches, kept, context.resultId) };
+  return { blocks, chosen, tokens, scores: matches.scores, selectionNotice: (kept) => moreMatchesNotice(matches, kept, context.resultId) };
 }
