@@ -13,6 +13,7 @@ interface Totals {
   evidence: number;
   inView: number;
   reachable: number;
+  cutOutputs: number;
 }
 interface Report {
   trajectories: number;
@@ -132,32 +133,56 @@ describe("loupe eval", () => {
     assert.match(table, /\ncore +[-+]?\d+\.\d \[/);
   });
 
-  it("writes the items first views left out with --misses, one JSON object a line, and refuses it with --notes", { timeout: 60_000 }, async () => {
-    const file = join(dir, "misses.jsonl");
-    const loupe = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--policy", "core,blind:core", "--json", "--misses", file], {});
-    assert.equal(await loupe.exited, 0, loupe.lines.slice(-20).join("\n"));
-    const report = JSON.parse(loupe.lines.find((line) => line.startsWith("{")) ?? "{}") as {
-      policies: Array<{ policy: string; pooled: Totals }>;
-      misses?: unknown;
-    };
-    assert.equal(report.misses, undefined, "the misses go to their file, not into the report");
-    const misses = (await readFile(file, "utf8"))
-      .trimEnd()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { policy: string; item: string; line: number | null; recovered: boolean | null; next_action: string });
-    for (const { policy, pooled } of report.policies) {
-      const left = misses.filter((miss) => miss.policy === policy);
-      assert.equal(left.length, pooled.evidence - pooled.inView, `${policy}: one line per item left out`);
-    }
-    const blind = misses.filter((miss) => miss.policy === "blind:core");
-    assert.ok(blind.length > 0, "the blind cut leaves an item out");
-    for (const miss of misses) assert.ok(miss.next_action.includes(miss.item), `${miss.item} is drawn from the next action`);
-    assert.ok(blind.every((miss) => miss.recovered === null && miss.line !== null));
-    const notes = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--notes", "16000", "--misses", file], {});
-    assert.notEqual(await notes.exited, 0);
-    assert.ok(
-      notes.lines.some((line) => line.includes("--misses applies to the policies' replay")),
-      notes.lines.join("\n"),
-    );
-  });
+  it(
+    "writes the items first views left out with --misses and the views with --views, one JSON object a line, and refuses both with --notes",
+    { timeout: 60_000 },
+    async () => {
+      const file = join(dir, "misses.jsonl");
+      const viewsFile = join(dir, "views.jsonl");
+      const loupe = startLoupeProcess(
+        ["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--policy", "core,blind:core", "--json", "--misses", file, "--views", viewsFile],
+        {},
+      );
+      assert.equal(await loupe.exited, 0, loupe.lines.slice(-20).join("\n"));
+      const report = JSON.parse(loupe.lines.find((line) => line.startsWith("{")) ?? "{}") as {
+        policies: Array<{ policy: string; pooled: Totals }>;
+        misses?: unknown;
+      };
+      assert.equal(report.misses, undefined, "the misses go to their file, not into the report");
+      const misses = (await readFile(file, "utf8"))
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { policy: string; item: string; line: number | null; recovered: boolean | null; next_action: string });
+      for (const { policy, pooled } of report.policies) {
+        const left = misses.filter((miss) => miss.policy === policy);
+        assert.equal(left.length, pooled.evidence - pooled.inView, `${policy}: one line per item left out`);
+      }
+      const blind = misses.filter((miss) => miss.policy === "blind:core");
+      assert.ok(blind.length > 0, "the blind cut leaves an item out");
+      for (const miss of misses) assert.ok(miss.next_action.includes(miss.item), `${miss.item} is drawn from the next action`);
+      assert.ok(blind.every((miss) => miss.recovered === null && miss.line !== null));
+      const views = (await readFile(viewsFile, "utf8"))
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { policy: string; view: string; view_tokens: number; evidence: number; in_view: number; output_chars: number });
+      for (const { policy, pooled } of report.policies) {
+        const cut = views.filter((view) => view.policy === policy);
+        assert.equal(cut.length, pooled.cutOutputs, `${policy}: one line per output it cut`);
+        assert.equal(
+          cut.reduce((sum, view) => sum + view.evidence - view.in_view, 0),
+          pooled.evidence - pooled.inView,
+          `${policy}: what the views left out is what the misses list`,
+        );
+      }
+      assert.ok(views.every((view) => view.view.length < view.output_chars && view.view_tokens > 0));
+      for (const flag of ["--misses", "--views"]) {
+        const notes = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--notes", "16000", flag, file], {});
+        assert.notEqual(await notes.exited, 0);
+        assert.ok(
+          notes.lines.some((line) => line.includes(`${flag} applies to the policies' replay`)),
+          notes.lines.join("\n"),
+        );
+      }
+    },
+  );
 });

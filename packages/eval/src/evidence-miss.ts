@@ -1,5 +1,6 @@
 import type { CorpusRow } from "./corpus-row.js";
 import type { EvidenceItem } from "./extract-evidence.js";
+import { issuingOf } from "./first-view-record.js";
 import { LONG_OUTPUT_CHARS } from "./long-totals.js";
 
 /**
@@ -68,7 +69,7 @@ export function viewMisses(
       line: index === -1 ? null : index + 1,
       nearest_shown: index === -1 ? null : nearestShown(lines, index, shown),
       recovered,
-      issuing: (intent.startsWith(row.task) ? intent.slice(row.task.length).trim() : intent).slice(-EXCERPT_CHARS),
+      issuing: issuingOf(row, intent),
       next_action: row.nextAction.slice(0, EXCERPT_CHARS),
     };
   };

@@ -7,7 +7,8 @@ import type { CorpusRow, Trajectory } from "./corpus-row.js";
 import { evidenceOf } from "./extract-evidence.js";
 import { intentOf } from "./intent-of.js";
 import { CLINE_LIMIT_CHARS, clinePolicy, deepAgentsPolicy } from "./peer-policies.js";
-import { prepareTrajectory, scoreTrajectory } from "./score-trajectory.js";
+import { prepareTrajectory } from "./prepare-trajectory.js";
+import { scoreTrajectory } from "./score-trajectory.js";
 
 const counter = createTokenCounter();
 

@@ -2,7 +2,9 @@ import { createTokenCounter, type TokenCounter } from "@loupe/projection";
 import type { Trajectory } from "./corpus-row.js";
 import type { EvidenceMiss } from "./evidence-miss.js";
 import type { Policy } from "./policy.js";
-import { addTotals, emptyTotals, prepareTrajectory, scoreTrajectory, type Totals } from "./score-trajectory.js";
+import type { FirstViewRecord } from "./first-view-record.js";
+import { prepareTrajectory } from "./prepare-trajectory.js";
+import { addTotals, emptyTotals, scoreTrajectory, type ScoreObservers, type Totals } from "./score-trajectory.js";
 
 /** Options of {@link runEval}. */
 export interface RunEvalOptions {
@@ -15,6 +17,8 @@ export interface RunEvalOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Keep every evidence item a first view left out in the report's `misses` (default false). */
   readonly recordMisses?: boolean;
+  /** Keep every first view that cut its output in the report's `views` (default false). */
+  readonly recordViews?: boolean;
 }
 
 /** One policy's results: pooled, per agent system and per trajectory. */
@@ -35,6 +39,8 @@ export interface EvalReport {
   readonly policies: readonly PolicyReport[];
   /** With `recordMisses`: the items first views left out, by trajectory (as given), then policy, then step. */
   readonly misses?: readonly EvidenceMiss[];
+  /** With `recordViews`: the first views that cut their output, in the same order as `misses`. */
+  readonly views?: readonly FirstViewRecord[];
 }
 
 /**
@@ -45,15 +51,19 @@ export interface EvalReport {
 export async function runEval(trajectories: readonly Trajectory[], options: RunEvalOptions): Promise<EvalReport> {
   const counter = options.counter ?? createTokenCounter("o200k_base");
   const scores: Totals[][] = trajectories.map(() => []);
-  // Trajectories are replayed concurrently: each one's misses are kept apart, so the list keeps their order.
+  // Trajectories are replayed concurrently: each one's misses and views are kept apart, so the lists keep their order.
   const misses: EvidenceMiss[][] = trajectories.map(() => []);
+  const views: FirstViewRecord[][] = trajectories.map(() => []);
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
     for (let index = next++; index < trajectories.length; index = next++) {
       const prepared = prepareTrajectory(trajectories[index] as Trajectory, counter);
-      const onMiss = options.recordMisses === true ? (miss: EvidenceMiss): number => (misses[index] as EvidenceMiss[]).push(miss) : undefined;
-      for (const policy of options.policies) (scores[index] as Totals[]).push(await scoreTrajectory(prepared, policy, counter, onMiss));
+      const observers: ScoreObservers = {
+        ...(options.recordMisses === true ? { onMiss: (miss: EvidenceMiss): number => (misses[index] as EvidenceMiss[]).push(miss) } : {}),
+        ...(options.recordViews === true ? { onView: (view: FirstViewRecord): number => (views[index] as FirstViewRecord[]).push(view) } : {}),
+      };
+      for (const policy of options.policies) (scores[index] as Totals[]).push(await scoreTrajectory(prepared, policy, counter, observers));
       options.onProgress?.(++done, trajectories.length);
     }
   };
@@ -76,5 +86,6 @@ export async function runEval(trajectories: readonly Trajectory[], options: RunE
     systems,
     policies,
     ...(options.recordMisses === true ? { misses: misses.flat() } : {}),
+    ...(options.recordViews === true ? { views: views.flat() } : {}),
   };
 }

@@ -4,7 +4,8 @@ import type { TokenCounter } from "@loupe/projection";
 import type { CorpusRow, Trajectory } from "./corpus-row.js";
 import type { Policy } from "./policy.js";
 import { runEval } from "./run-eval.js";
-import { historyTokensOf, prepareTrajectory, scoreTrajectory } from "./score-trajectory.js";
+import { prepareTrajectory } from "./prepare-trajectory.js";
+import { historyTokensOf, scoreTrajectory } from "./score-trajectory.js";
 import { nonePolicy } from "./vendor-policies.js";
 
 // One token per whitespace-separated word, so the figures can be worked out by hand.
@@ -200,5 +201,24 @@ describe("runEval()", () => {
     assert.equal(miss?.long, false);
     assert.equal(miss?.next_action, "The status_code was 500, look closer");
     assert.equal(report.policies[1]?.pooled.inView, plain.policies[1]?.pooled.inView);
+  });
+  it("keeps the first views that cut their output, in trajectory order, only when asked", async () => {
+    const other: Trajectory = { ...trajectory, id: "t2", rows: trajectory.rows.map((item) => ({ ...item, trajectoryId: "t2" })) };
+    const plain = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2 });
+    assert.equal(plain.views, undefined);
+    const report = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2, recordViews: true });
+    // "none" cuts nothing; "first-line" cuts step 1 alone (steps 2 and 3 are one line), and shows none of its two items.
+    assert.deepEqual(
+      report.views?.map((view) => [view.trajectory_id, view.policy, view.step, view.view, view.view_tokens, view.evidence, view.in_view]),
+      [
+        ["t1", "first-line", 1, "load_config ok", 2, 2, 0],
+        ["t2", "first-line", 1, "load_config ok", 2, 2, 0],
+      ],
+    );
+    const [view] = report.views ?? [];
+    assert.equal(view?.output_chars, trajectory.rows[0]?.output.length);
+    assert.equal(view?.long, false);
+    assert.equal(view?.next_action, "The status_code was 500, look closer");
+    assert.equal(report.misses, undefined, "views without misses");
   });
 });

@@ -1,11 +1,9 @@
 import type { TokenCounter } from "@loupe/projection";
-import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { viewMisses, type EvidenceMiss } from "./evidence-miss.js";
-import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
-import { intentOf, oracleIntentOf, recentIntentOf } from "./intent-of.js";
-import { kindOfRow } from "./kind-of-row.js";
+import { firstViewRecord, type FirstViewRecord } from "./first-view-record.js";
 import { addLongTotals, emptyLongTotals, LONG_OUTPUT_CHARS, NAME_KINDS, type LongTotals } from "./long-totals.js";
 import type { Policy } from "./policy.js";
+import type { PreparedTrajectory } from "./prepare-trajectory.js";
 
 /** Sums of one policy over some trajectories (all counts; tokens are o200k). */
 export interface Totals {
@@ -41,22 +39,6 @@ export interface Totals {
   /** Outputs longer than LONG_OUTPUT_CHARS (8,000 characters), cut or not: all of them, and per kind. */
   long: LongTotals;
   longByKind: Record<string, LongTotals>;
-}
-
-/** A trajectory's rows with what every policy shares: output tokens, evidence, intent and kind. */
-export interface PreparedTrajectory {
-  readonly trajectory: Trajectory;
-  readonly rows: ReadonlyArray<{
-    readonly row: CorpusRow;
-    readonly outputTokens: number;
-    readonly evidence: readonly EvidenceItem[];
-    readonly intent: string;
-    /** The task and the issuing message alone (`intent=recent`). */
-    readonly recentIntent: string;
-    /** The intent with this call's own next action as its asking message (`intent=oracle`, a diagnostic ceiling). */
-    readonly oracleIntent: string;
-    readonly kind: string;
-  }>;
 }
 
 /** All-zero totals. */
@@ -103,45 +85,23 @@ export function historyTokensOf(perStep: readonly number[]): number {
   return total;
 }
 
-/** Counts output tokens, finds evidence, the intent and the kind once per trajectory, for all policies. */
-export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter): PreparedTrajectory {
-  return {
-    trajectory,
-    rows: trajectory.rows.map((row, index) => {
-      const intent = intentOf(trajectory, index);
-      return {
-        row,
-        outputTokens: counter.count(row.output),
-        evidence: evidenceOf({
-          nextAction: row.nextAction,
-          output: row.output,
-          outputAsSeen: row.outputAsSeen,
-          task: row.task,
-          argsText: argsText(row),
-          intent,
-        }),
-        intent,
-        recentIntent: recentIntentOf(trajectory, index),
-        oracleIntent: oracleIntentOf(trajectory, index),
-        kind: kindOfRow(row),
-      };
-    }),
-  };
+/** What {@link scoreTrajectory} tells as it goes. */
+export interface ScoreObservers {
+  /** Every evidence item a first view left out (see EvidenceMiss). */
+  readonly onMiss?: (miss: EvidenceMiss) => void;
+  /** Every first view that is not the output whole (see FirstViewRecord). */
+  readonly onView?: (view: FirstViewRecord) => void;
 }
 
 /**
  * Replays one trajectory under `policy`: first views, evidence kept in view
  * (of all outputs, of the outputs it cut, and of the outputs over 8,000
  * characters, per kind), and one recovery per missing item when the policy
- * saved the output. `onMiss`, when given, is told of every item the first
- * view left out (see EvidenceMiss).
+ * saved the output. `observers` are told of the items first views left out
+ * and of the views that cut their output.
  */
-export async function scoreTrajectory(
-  prepared: PreparedTrajectory,
-  policy: Policy,
-  counter: TokenCounter,
-  onMiss?: (miss: EvidenceMiss) => void,
-): Promise<Totals> {
+export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Policy, counter: TokenCounter, observers: ScoreObservers = {}): Promise<Totals> {
+  const { onMiss, onView } = observers;
   const totals = emptyTotals();
   const perStep: number[] = [];
   const session = `${policy.name}|${prepared.trajectory.agentSystem}|${prepared.trajectory.id}`;
@@ -157,12 +117,14 @@ export async function scoreTrajectory(
       bucket.evidence += evidence.length;
     }
     let recoveryTokens = 0;
+    let inView = 0;
     for (const item of evidence) {
       totals.evidence++;
       if (!whole) totals.cutEvidence++;
       const name = NAME_KINDS.has(item.kind);
       if (name) for (const bucket of long) bucket.names++;
       if (view.firstView.includes(item.text)) {
+        inView++;
         totals.inView++;
         totals.reachable++;
         if (!whole) totals.cutInView++;
@@ -185,6 +147,7 @@ export async function scoreTrajectory(
       totals.recoveries++;
       for (const bucket of long) bucket.reachable++;
     }
+    if (!whole) onView?.(firstViewRecord(policy.name, row, kind, intent, { text: view.firstView, tokens: firstViewTokens, evidence: evidence.length, inView }));
     totals.steps++;
     totals.firstViewTokens += firstViewTokens;
     totals.outputTokens += outputTokens;

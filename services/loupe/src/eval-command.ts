@@ -1,5 +1,4 @@
-import { readdir, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { writeFile } from "node:fs/promises";
 import { createLoupeClient, type LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
 import {
@@ -16,67 +15,12 @@ import {
   resolvePolicies,
   runEval,
   runNoteEval,
-  splitOf,
   startLoupeServer,
   type LoupeServer,
   type Trajectory,
 } from "@loupe/eval";
+import { corpusFiles, parseWindows, selectTrajectories, takeRepeatable } from "./eval-args.js";
 import { parseFlags } from "./parse-flags.js";
-
-const REPEATABLE = ["corpus", "rule"] as const;
-
-/** Pulls the repeatable flags (`--corpus F`, `--rule R`, also as `--x=v`) out of `args`. */
-function takeRepeatable(args: readonly string[]): { rest: string[]; corpus: string[]; rule: string[] } {
-  const taken = { rest: [] as string[], corpus: [] as string[], rule: [] as string[] };
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] ?? "";
-    const name = REPEATABLE.find((flag) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
-    if (name === undefined) {
-      taken.rest.push(arg);
-      continue;
-    }
-    const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++index];
-    if (value === undefined) throw new AppError("invalid_argument", `--${name} needs a value`);
-    taken[name].push(value);
-  }
-  return taken;
-}
-
-/** Corpus files: each path as it is, or a directory's *.jsonl and *.jsonl.gz files. */
-async function corpusFiles(paths: readonly string[]): Promise<string[]> {
-  const files: string[] = [];
-  for (const path of paths) {
-    const info = await stat(path).catch((error: unknown) => {
-      throw new AppError("not_found", `corpus path not found [path=${path}]`, { cause: error });
-    });
-    if (!info.isDirectory()) files.push(path);
-    else
-      files.push(
-        ...(await readdir(path))
-          .filter((name) => /\.jsonl(\.gz)?$/.test(name))
-          .sort()
-          .map((name) => join(path, name)),
-      );
-  }
-  if (files.length === 0) throw new AppError("invalid_argument", "loupe eval needs --corpus <file.jsonl[.gz]|dir> (one or more)");
-  return files;
-}
-
-function selectTrajectories(all: readonly Trajectory[], split: string | undefined, limit: string | undefined): Trajectory[] {
-  if (split !== undefined && split !== "dev" && split !== "test") throw new AppError("invalid_argument", `--split must be dev or test [split=${split}]`);
-  const chosen = split === undefined ? [...all] : all.filter((trajectory) => splitOf(trajectory.id) === split);
-  if (limit === undefined) return chosen;
-  const count = Number(limit);
-  if (!Number.isSafeInteger(count) || count < 1) throw new AppError("invalid_argument", `--limit-trajectories must be a whole number ≥ 1 [limit=${limit}]`);
-  // Round-robin over agent systems, so a small sample covers each of them.
-  const bySystem = new Map<string, Trajectory[]>();
-  for (const trajectory of chosen) bySystem.set(trajectory.agentSystem, [...(bySystem.get(trajectory.agentSystem) ?? []), trajectory]);
-  const sample: Trajectory[] = [];
-  for (let round = 0; sample.length < Math.min(count, chosen.length); round++) {
-    for (const group of bySystem.values()) if (round < group.length && sample.length < count) sample.push(group[round] as Trajectory);
-  }
-  return sample;
-}
 
 // The embedded server's save budget in an eval (LOUPE_ARCHIVE_TIMEOUT_MS in the environment still wins).
 const EVAL_ARCHIVE_TIMEOUT_MS = 60_000;
@@ -92,19 +36,6 @@ async function connectLoupe(address: string | undefined, env: NodeJS.ProcessEnv)
     env: { LOUPE_ARCHIVE_TIMEOUT_MS: String(EVAL_ARCHIVE_TIMEOUT_MS), ...env },
   });
   return { client: createLoupeClient({ address: server.address, timeoutMs: 60_000 }), server };
-}
-
-/** Parses `--notes 16000,32000`: the windows the note-quality replay compacts within. */
-function parseWindows(value: string): number[] {
-  const windows = value
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => part !== "")
-    .map(Number);
-  if (windows.length === 0 || windows.some((window) => !Number.isSafeInteger(window) || window < 2000 || window > 10_000_000)) {
-    throw new AppError("invalid_argument", `--notes takes context windows in tokens, 2000 to 10000000, comma-separated [notes=${value}]`);
-  }
-  return windows;
 }
 
 /** `loupe eval --notes W[,W…]`: the note-quality replay (see `runNoteEval`) instead of the policies. */
@@ -133,18 +64,19 @@ async function notesCommand(
 
 /**
  * `loupe eval --corpus F… [--policy a,b] [--rule spec]… [--limit-trajectories N]
- * [--split dev|test] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE]`:
+ * [--split dev|test] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE] [--views FILE]`:
  * replays recorded trajectories under context policies and prints, per agent
  * system and pooled, tokens carried, first-view tokens and evidence kept;
- * `--misses` writes every evidence item a first view left out, one JSON
- * object a line (see EvidenceMiss), for tuning on the dev split. Loupe
+ * `--misses` writes every evidence item a first view left out, and `--views`
+ * every first view that cut its output, one JSON object a line (see
+ * EvidenceMiss, FirstViewRecord), for tuning on the dev split. Loupe
  * policies use --addr, or an embedded `loupe serve` started for the run.
  * With `--notes W[,W…]` it replays the trajectories as turns instead and
  * measures the handover notes at compaction within each window.
  */
 export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { rest, corpus, rule } = takeRepeatable(args);
-  const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html", "notes", "misses"], ["json"]);
+  const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html", "notes", "misses", "views"], ["json"]);
   const files = await corpusFiles([...corpus, ...flags.positionals]);
   const names =
     flags.values.policy === undefined
@@ -163,7 +95,8 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
   const read = await readCorpus(files);
   const trajectories = selectTrajectories(read.trajectories, flags.values.split, flags.values["limit-trajectories"]);
   if (windows !== undefined) {
-    if (flags.values.misses !== undefined) throw new AppError("invalid_argument", "--misses applies to the policies' replay, not to --notes");
+    for (const flag of ["misses", "views"] as const)
+      if (flags.values[flag] !== undefined) throw new AppError("invalid_argument", `--${flag} applies to the policies' replay, not to --notes`);
     const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped };
     return notesCommand(
       windows,
@@ -183,14 +116,20 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
     process.stderr.write(
       `eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`,
     );
-    const misses = flags.values.misses;
-    const report = await runEval(trajectories, { policies, onProgress: createProgress(process.stderr), recordMisses: misses !== undefined });
-    if (misses !== undefined) await writeFile(misses, (report.misses ?? []).map((miss) => JSON.stringify(miss) + "\n").join(""));
+    const { misses, views } = flags.values;
+    const report = await runEval(trajectories, {
+      policies,
+      onProgress: createProgress(process.stderr),
+      recordMisses: misses !== undefined,
+      recordViews: views !== undefined,
+    });
+    if (misses !== undefined) await writeJsonLines(misses, report.misses ?? []);
+    if (views !== undefined) await writeJsonLines(views, report.views ?? []);
     const elapsedMs = Date.now() - started;
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
       const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
-      const { misses: _left, ...counted } = report;
+      const { misses: _misses, views: _views, ...counted } = report;
       process.stdout.write(JSON.stringify({ ...meta, ...counted, againstBlind: blindComparisons(report) }) + "\n");
     } else process.stdout.write(formatReportTable(report) + "\n" + formatLongTable(report) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
@@ -199,4 +138,9 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
     loupe?.client.close();
     await loupe?.server?.stop();
   }
+}
+
+/** Writes `records` to `file`, one JSON object a line. */
+async function writeJsonLines(file: string, records: readonly object[]): Promise<void> {
+  await writeFile(file, records.map((record) => JSON.stringify(record) + "\n").join(""));
 }

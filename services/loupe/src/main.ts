@@ -25,7 +25,7 @@ commands:
   views         the field views a running Loupe applies, one line each: [--source APP] [--tool NAME] [--json]
   mcp           MCP server on stdio for agents (read_result, search_result, read_history, …): [--addr HOST:PORT]
   eval          replay recorded trajectories under context policies: --corpus F… [--policy a,b] [--rule SPEC]…
-                [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE];
+                [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE] [--views FILE];
                 --notes W[,W…] replays them as turns instead and scores the handover notes (docs/evaluation.md)
   help          show this text
 
