@@ -104,7 +104,11 @@ describe("loupe eval", () => {
     for (const [name, totals] of byName) assert.ok(totals.historyTokens <= none.historyTokens, `none carries the most (${name})`);
     assert.ok(loupeTotals.historyTokens < none.historyTokens, "loupe carries fewer tokens than none");
     assert.ok(loupeTotals.reachable >= loupeTotals.inView);
-    assert.ok(loupeTotals.inView < loupeTotals.evidence && loupeTotals.reachable > loupeTotals.inView, "a recovery reaches evidence the first view left out");
+    const loupeReport = report.policies.find((policy) => policy.policy === "loupe");
+    assert.ok(
+      loupeTotals.inView < loupeTotals.evidence && loupeTotals.reachable > loupeTotals.inView,
+      `a recovery reaches evidence the first view left out: ${JSON.stringify(loupeReport?.bySystem)}`,
+    );
     const page = await readFile(html, "utf8");
     assert.match(page, /<svg /);
     assert.match(page, /fixture-a/);
