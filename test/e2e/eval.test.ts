@@ -48,6 +48,8 @@ describe("loupe eval", () => {
     const failing = run(process.execPath, ["-e", FAILING_SCRIPT]);
     const version = run(process.execPath, ["--version"]);
     assert.ok(listing.output.length > 30_000 && failing.exitCode === 1, "real outputs: a long listing and a failing script");
+    // The evidence a recovery must reach sits in the failing script's middle: its output is whole.
+    assert.ok(failing.output.includes("record 0750 parsed ok") && failing.output.includes("RangeError: record_limit exceeded"), failing.output.slice(-500));
     const file = middleFile(listing.output);
     const rows = (system: string, id: string, calls: ReadonlyArray<readonly [string, { output: string; exitCode: number }, string]>): string[] =>
       calls.map(([command, result, nextAction], index) =>

@@ -8,7 +8,10 @@ export type TurnInit = MessageInitShape<typeof TurnSchema>;
 /** Runs a real program (in `cwd`, default this process's) and returns what an agent's tool would see: stdout then stderr, and the exit code. */
 export function runProgram(program: string, args: readonly string[], cwd?: string): { output: string; exitCode: number } {
   const run = spawnSync(program, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...(cwd === undefined ? {} : { cwd }) });
-  return { output: `${run.stdout}${run.stderr}`, exitCode: run.status ?? 1 };
+  // A program that could not be started, or was killed, printed nothing a test can stand on (not "undefined").
+  if (run.error !== undefined) throw new Error(`${program} could not run: ${run.error.message}`, { cause: run.error });
+  if (run.status === null) throw new Error(`${program} was killed by ${String(run.signal)}`);
+  return { output: `${run.stdout}${run.stderr}`, exitCode: run.status };
 }
 
 /** Runs a real command line in bash and returns what an agent's shell tool would see: output and exit code. */
