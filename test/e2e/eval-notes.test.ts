@@ -31,11 +31,13 @@ interface NotesJson {
 
 const run = (program: string, args: readonly string[]) => runProgram(program, args, repoRoot());
 
-// A script that parses records, then fails: the error a later step comes back to.
+// A script that parses records, then fails: the error a later step comes back to. It throws once its records
+// are written (a process that dies right after console.log into a pipe can lose what the pipe had not taken).
 const FAILING_SCRIPT = `
-for (let i = 1; i <= 400; i++) console.log("record " + String(i).padStart(4, "0") + " parsed ok (checksum " + String((i * 7919) % 100000) + ")");
+let out = "";
+for (let i = 1; i <= 400; i++) out += "record " + String(i).padStart(4, "0") + " parsed ok (checksum " + String((i * 7919) % 100000) + ")\\n";
 function checkRecordLimit(count) { if (count >= 400) throw new RangeError("record_limit exceeded at " + count); }
-checkRecordLimit(400);
+process.stdout.write(out, () => checkRecordLimit(400));
 `;
 
 describe("loupe eval --notes", () => {
