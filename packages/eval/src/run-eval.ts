@@ -17,8 +17,11 @@ export interface RunEvalOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Keep every evidence item a first view left out in the report's `misses` (default false). */
   readonly recordMisses?: boolean;
-  /** Keep every first view that cut its output in the report's `views` (default false). */
-  readonly recordViews?: boolean;
+  /**
+   * Told of the first views that cut their output, a trajectory's at a time (every policy, then step), in the
+   * order `trajectories` are given, as soon as those before it are done: only the replays under way are held.
+   */
+  readonly onViews?: (views: readonly FirstViewRecord[]) => void;
 }
 
 /** One policy's results: pooled, per agent system and per trajectory. */
@@ -39,8 +42,6 @@ export interface EvalReport {
   readonly policies: readonly PolicyReport[];
   /** With `recordMisses`: the items first views left out, by trajectory (as given), then policy, then step. */
   readonly misses?: readonly EvidenceMiss[];
-  /** With `recordViews`: the first views that cut their output, in the same order as `misses`. */
-  readonly views?: readonly FirstViewRecord[];
 }
 
 /**
@@ -51,9 +52,18 @@ export interface EvalReport {
 export async function runEval(trajectories: readonly Trajectory[], options: RunEvalOptions): Promise<EvalReport> {
   const counter = options.counter ?? createTokenCounter("o200k_base");
   const scores: Totals[][] = trajectories.map(() => []);
-  // Trajectories are replayed concurrently: each one's misses and views are kept apart, so the lists keep their order.
+  // Trajectories are replayed concurrently: each one's misses and views are kept apart, so they keep their order.
   const misses: EvidenceMiss[][] = trajectories.map(() => []);
   const views: FirstViewRecord[][] = trajectories.map(() => []);
+  const finished = new Uint8Array(trajectories.length);
+  let told = 0;
+  // Hands over the views of every finished trajectory with none unfinished before it.
+  const tellViews = (): void => {
+    for (; told < trajectories.length && finished[told] === 1; told++) {
+      options.onViews?.(views[told] ?? []);
+      views[told] = [];
+    }
+  };
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
@@ -61,9 +71,11 @@ export async function runEval(trajectories: readonly Trajectory[], options: RunE
       const prepared = prepareTrajectory(trajectories[index] as Trajectory, counter);
       const observers: ScoreObservers = {
         ...(options.recordMisses === true ? { onMiss: (miss: EvidenceMiss): number => (misses[index] as EvidenceMiss[]).push(miss) } : {}),
-        ...(options.recordViews === true ? { onView: (view: FirstViewRecord): number => (views[index] as FirstViewRecord[]).push(view) } : {}),
+        ...(options.onViews === undefined ? {} : { onView: (view: FirstViewRecord): number => (views[index] as FirstViewRecord[]).push(view) }),
       };
       for (const policy of options.policies) (scores[index] as Totals[]).push(await scoreTrajectory(prepared, policy, counter, observers));
+      finished[index] = 1;
+      tellViews();
       options.onProgress?.(++done, trajectories.length);
     }
   };
@@ -86,6 +98,5 @@ export async function runEval(trajectories: readonly Trajectory[], options: RunE
     systems,
     policies,
     ...(options.recordMisses === true ? { misses: misses.flat() } : {}),
-    ...(options.recordViews === true ? { views: views.flat() } : {}),
   };
 }

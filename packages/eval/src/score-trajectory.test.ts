@@ -202,23 +202,34 @@ describe("runEval()", () => {
     assert.equal(miss?.next_action, "The status_code was 500, look closer");
     assert.equal(report.policies[1]?.pooled.inView, plain.policies[1]?.pooled.inView);
   });
-  it("keeps the first views that cut their output, in trajectory order, only when asked", async () => {
+  it("hands over the first views that cut their output a trajectory at a time, in the order given, however the replays finish", async () => {
     const other: Trajectory = { ...trajectory, id: "t2", rows: trajectory.rows.map((item) => ({ ...item, trajectoryId: "t2" })) };
-    const plain = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2 });
-    assert.equal(plain.views, undefined);
-    const report = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2, recordViews: true });
+    // t1's views come slowly, so t2's replay finishes first.
+    const slowFirst: Policy = {
+      name: "first-line",
+      view: async (row, session, context) => {
+        if (row.trajectoryId === "t1") await new Promise((resolve) => setTimeout(resolve, 30));
+        return firstLine.view(row, session, context);
+      },
+    };
+    const batches: string[][] = [];
+    const told: unknown[][] = [];
+    const report = await runEval([trajectory, other], {
+      policies: [nonePolicy, slowFirst],
+      counter: words,
+      concurrency: 2,
+      onViews: (views) => {
+        batches.push(views.map((view) => view.trajectory_id));
+        told.push(...views.map((view) => [view.trajectory_id, view.policy, view.step, view.view, view.view_tokens, view.evidence, view.in_view]));
+      },
+      onProgress: (done) => assert.ok(done > 1 || batches.length === 0, "t2, done first, waits for t1"),
+    });
     // "none" cuts nothing; "first-line" cuts step 1 alone (steps 2 and 3 are one line), and shows none of its two items.
-    assert.deepEqual(
-      report.views?.map((view) => [view.trajectory_id, view.policy, view.step, view.view, view.view_tokens, view.evidence, view.in_view]),
-      [
-        ["t1", "first-line", 1, "load_config ok", 2, 2, 0],
-        ["t2", "first-line", 1, "load_config ok", 2, 2, 0],
-      ],
-    );
-    const [view] = report.views ?? [];
-    assert.equal(view?.output_chars, trajectory.rows[0]?.output.length);
-    assert.equal(view?.long, false);
-    assert.equal(view?.next_action, "The status_code was 500, look closer");
+    assert.deepEqual(batches, [["t1"], ["t2"]]);
+    assert.deepEqual(told, [
+      ["t1", "first-line", 1, "load_config ok", 2, 2, 0],
+      ["t2", "first-line", 1, "load_config ok", 2, 2, 0],
+    ]);
     assert.equal(report.misses, undefined, "views without misses");
   });
 });

@@ -1,3 +1,4 @@
+import { createWriteStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createLoupeClient, type LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
@@ -117,19 +118,21 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
       `eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`,
     );
     const { misses, views } = flags.values;
+    // The views go to their file as the replay goes: they are far larger than the report.
+    const viewsOut = views === undefined ? undefined : createWriteStream(views);
     const report = await runEval(trajectories, {
       policies,
       onProgress: createProgress(process.stderr),
       recordMisses: misses !== undefined,
-      recordViews: views !== undefined,
+      ...(viewsOut === undefined ? {} : { onViews: (records: readonly object[]) => viewsOut.write(jsonLines(records)) }),
     });
-    if (misses !== undefined) await writeJsonLines(misses, report.misses ?? []);
-    if (views !== undefined) await writeJsonLines(views, report.views ?? []);
+    if (viewsOut !== undefined) await new Promise<void>((resolve, reject) => viewsOut.on("error", reject).end(resolve));
+    if (misses !== undefined) await writeFile(misses, jsonLines(report.misses ?? []));
     const elapsedMs = Date.now() - started;
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
       const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
-      const { misses: _misses, views: _views, ...counted } = report;
+      const { misses: _misses, ...counted } = report;
       process.stdout.write(JSON.stringify({ ...meta, ...counted, againstBlind: blindComparisons(report) }) + "\n");
     } else process.stdout.write(formatReportTable(report) + "\n" + formatLongTable(report) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
@@ -140,7 +143,7 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
   }
 }
 
-/** Writes `records` to `file`, one JSON object a line. */
-async function writeJsonLines(file: string, records: readonly object[]): Promise<void> {
-  await writeFile(file, records.map((record) => JSON.stringify(record) + "\n").join(""));
+/** `records`, one JSON object a line. */
+function jsonLines(records: readonly object[]): string {
+  return records.map((record) => JSON.stringify(record) + "\n").join("");
 }
