@@ -26,8 +26,14 @@ const line = fc.oneof(
     "x".repeat(4000),
     "## Section",
     "./src/dir/file.ts",
+    "def handler_7(event):",
+    "class Loader:",
+    "    def load(self):",
+    "        return refund_ledger.post(event)",
   ),
 );
+// With an intent, line views pick windows around its matches and a file read's map names the declarations they fall in first.
+const intent = fc.constantFrom("", "Why does refund_ledger post twice? error: boom", "Look at Loader.load and FAILED t.py::test_x in ./src/dir/file.ts");
 const text = fc
   .tuple(fc.array(line, { maxLength: 300 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
   .map(([lines, ending, finalNewline]) => lines.join(ending) + (finalNewline && lines.length > 0 ? ending : ""));
@@ -48,10 +54,10 @@ function input(kind: ResultKind, value: string): ResultInput {
 
 describe("projectResult()", () => {
   for (const kind of KINDS) {
-    it(`${kind}: bounded, deterministic, whole lines, and recoverable`, () => {
+    it(`${kind}: bounded, deterministic, whole lines, and recoverable, with an intent or none`, () => {
       fc.assert(
-        fc.property(text, fc.integer({ min: 120, max: 800 }), fc.constantFrom("", "r_test"), (value, budget, resultId) => {
-          const options = { budgetTokens: budget, maxViewBytes: 6000, counter, resultId, view: "" };
+        fc.property(text, fc.integer({ min: 120, max: 800 }), fc.constantFrom("", "r_test"), intent, (value, budget, resultId, asked) => {
+          const options = { budgetTokens: budget, maxViewBytes: 6000, counter, resultId, view: "", ...(asked === "" ? {} : { intent: asked }) };
           const view = projectResult(input(kind, value), options);
           assert.ok(
             view.omissions.every((omission) => omission.startLine !== undefined && omission.endLine !== undefined),

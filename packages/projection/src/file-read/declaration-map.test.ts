@@ -151,9 +151,10 @@ describe("a map ranked by the intent", () => {
   const context = { budgetTokens: 1000, maxViewBytes: 50_000, counter, resultId: RESULT_ID, view: "", intent: "Why does the refund_ledger post twice?" };
   const mapOf = (viewText: string): string => viewText.split("\n").find((line) => line.startsWith(DECLARATION_MAP_OPENING)) ?? "";
 
-  it("names first the declarations whose bodies the intent points into", () => {
+  it("names first the declarations whose bodies the intent points into, the same bytes every time", () => {
     const view = projectFileRead(input, context);
     checkLineView(text, view, context);
+    assert.equal(projectFileRead(input, context).text, view.text);
     const map = mapOf(view.text);
     assert.match(map, /… \(\d+ more\)/, "more are omitted than the map names");
     for (const block of users) {
