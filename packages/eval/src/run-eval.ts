@@ -15,12 +15,12 @@ export interface RunEvalOptions {
   readonly concurrency?: number;
   /** Called after each trajectory with the number done and the total. */
   readonly onProgress?: (done: number, total: number) => void;
-  /** Keep every evidence item a first view left out in the report's `misses` (default false). */
-  readonly recordMisses?: boolean;
   /**
-   * Told of the first views that cut their output, a trajectory's at a time (every policy, then step), in the
-   * order `trajectories` are given, as soon as those before it are done: only the replays under way are held.
+   * Told of the evidence items first views left out and of the first views that cut their output, a
+   * trajectory's at a time (every policy, then step), in the order `trajectories` are given, as soon as those
+   * before it are done: only the replays under way are held.
    */
+  readonly onMisses?: (misses: readonly EvidenceMiss[]) => void;
   readonly onViews?: (views: readonly FirstViewRecord[]) => void;
 }
 
@@ -40,8 +40,6 @@ export interface EvalReport {
   readonly systems: readonly string[];
   /** In the order the policies were given. */
   readonly policies: readonly PolicyReport[];
-  /** With `recordMisses`: the items first views left out, by trajectory (as given), then policy, then step. */
-  readonly misses?: readonly EvidenceMiss[];
 }
 
 /**
@@ -57,10 +55,12 @@ export async function runEval(trajectories: readonly Trajectory[], options: RunE
   const views: FirstViewRecord[][] = trajectories.map(() => []);
   const finished = new Uint8Array(trajectories.length);
   let told = 0;
-  // Hands over the views of every finished trajectory with none unfinished before it.
-  const tellViews = (): void => {
+  // Hands over the misses and views of every finished trajectory with none unfinished before it.
+  const tell = (): void => {
     for (; told < trajectories.length && finished[told] === 1; told++) {
+      options.onMisses?.(misses[told] ?? []);
       options.onViews?.(views[told] ?? []);
+      misses[told] = [];
       views[told] = [];
     }
   };
@@ -70,12 +70,12 @@ export async function runEval(trajectories: readonly Trajectory[], options: RunE
     for (let index = next++; index < trajectories.length; index = next++) {
       const prepared = prepareTrajectory(trajectories[index] as Trajectory, counter);
       const observers: ScoreObservers = {
-        ...(options.recordMisses === true ? { onMiss: (miss: EvidenceMiss): number => (misses[index] as EvidenceMiss[]).push(miss) } : {}),
+        ...(options.onMisses === undefined ? {} : { onMiss: (miss: EvidenceMiss): number => (misses[index] as EvidenceMiss[]).push(miss) }),
         ...(options.onViews === undefined ? {} : { onView: (view: FirstViewRecord): number => (views[index] as FirstViewRecord[]).push(view) }),
       };
       for (const policy of options.policies) (scores[index] as Totals[]).push(await scoreTrajectory(prepared, policy, counter, observers));
       finished[index] = 1;
-      tellViews();
+      tell();
       options.onProgress?.(++done, trajectories.length);
     }
   };
@@ -97,6 +97,5 @@ export async function runEval(trajectories: readonly Trajectory[], options: RunE
     steps: trajectories.reduce((sum, trajectory) => sum + trajectory.rows.length, 0),
     systems,
     policies,
-    ...(options.recordMisses === true ? { misses: misses.flat() } : {}),
   };
 }

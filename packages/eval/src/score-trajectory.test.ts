@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { TokenCounter } from "@loupe/projection";
 import type { CorpusRow, Trajectory } from "./corpus-row.js";
+import type { EvidenceMiss } from "./evidence-miss.js";
 import type { Policy } from "./policy.js";
 import { runEval } from "./run-eval.js";
 import { prepareTrajectory } from "./prepare-trajectory.js";
@@ -180,14 +181,19 @@ describe("runEval()", () => {
     assert.equal(report.steps, 6);
   });
 
-  it("keeps the items first views left out, in trajectory order, only when asked", async () => {
+  it("hands over the items first views left out, in trajectory order, without changing the figures", async () => {
     const other: Trajectory = { ...trajectory, id: "t2", rows: trajectory.rows.map((item) => ({ ...item, trajectoryId: "t2" })) };
     const plain = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2 });
-    assert.equal(plain.misses, undefined);
-    const report = await runEval([trajectory, other], { policies: [nonePolicy, firstLine], counter: words, concurrency: 2, recordMisses: true });
+    const misses: EvidenceMiss[] = [];
+    const report = await runEval([trajectory, other], {
+      policies: [nonePolicy, firstLine],
+      counter: words,
+      concurrency: 2,
+      onMisses: (some) => misses.push(...some),
+    });
     // "none" shows everything; "first-line" shows "load_config ok" of step 1 and misses status_code and 500 on line 2.
     assert.deepEqual(
-      report.misses?.map((miss) => [miss.trajectory_id, miss.policy, miss.step, miss.item, miss.line, miss.recovered]),
+      misses.map((miss) => [miss.trajectory_id, miss.policy, miss.step, miss.item, miss.line, miss.recovered]),
       [
         ["t1", "first-line", 1, "status_code", 2, true],
         ["t1", "first-line", 1, "500", 2, true],
@@ -195,7 +201,7 @@ describe("runEval()", () => {
         ["t2", "first-line", 1, "500", 2, true],
       ],
     );
-    const [miss] = report.misses ?? [];
+    const [miss] = misses;
     assert.equal(miss?.nearest_shown, 1);
     assert.equal(miss?.output_lines, 2);
     assert.equal(miss?.long, false);
@@ -214,6 +220,7 @@ describe("runEval()", () => {
     };
     const batches: string[][] = [];
     const told: unknown[][] = [];
+    const missedIn: string[] = [];
     const report = await runEval([trajectory, other], {
       policies: [nonePolicy, slowFirst],
       counter: words,
@@ -222,14 +229,16 @@ describe("runEval()", () => {
         batches.push(views.map((view) => view.trajectory_id));
         told.push(...views.map((view) => [view.trajectory_id, view.policy, view.step, view.view, view.view_tokens, view.evidence, view.in_view]));
       },
+      onMisses: (misses) => missedIn.push(...misses.map((miss) => miss.trajectory_id)),
       onProgress: (done) => assert.ok(done > 1 || batches.length === 0, "t2, done first, waits for t1"),
     });
     // "none" cuts nothing; "first-line" cuts step 1 alone (steps 2 and 3 are one line), and shows none of its two items.
     assert.deepEqual(batches, [["t1"], ["t2"]]);
+    assert.deepEqual(missedIn, ["t1", "t1", "t2", "t2"], "the misses in the same order");
     assert.deepEqual(told, [
       ["t1", "first-line", 1, "load_config ok", 2, 2, 0],
       ["t2", "first-line", 1, "load_config ok", 2, 2, 0],
     ]);
-    assert.equal(report.misses, undefined, "views without misses");
+    assert.equal(report.trajectories, 2);
   });
 });

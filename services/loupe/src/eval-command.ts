@@ -117,23 +117,21 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
     process.stderr.write(
       `eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`,
     );
-    const { misses, views } = flags.values;
-    // The views go to their file as the replay goes: they are far larger than the report.
-    const viewsOut = views === undefined ? undefined : createWriteStream(views);
+    // Misses and views go to their files as the replay goes: together they are far larger than the report.
+    const misses = flags.values.misses === undefined ? undefined : createWriteStream(flags.values.misses);
+    const views = flags.values.views === undefined ? undefined : createWriteStream(flags.values.views);
     const report = await runEval(trajectories, {
       policies,
       onProgress: createProgress(process.stderr),
-      recordMisses: misses !== undefined,
-      ...(viewsOut === undefined ? {} : { onViews: (records: readonly object[]) => viewsOut.write(jsonLines(records)) }),
+      ...(misses === undefined ? {} : { onMisses: (records: readonly object[]) => misses.write(jsonLines(records)) }),
+      ...(views === undefined ? {} : { onViews: (records: readonly object[]) => views.write(jsonLines(records)) }),
     });
-    if (viewsOut !== undefined) await new Promise<void>((resolve, reject) => viewsOut.on("error", reject).end(resolve));
-    if (misses !== undefined) await writeFile(misses, jsonLines(report.misses ?? []));
+    for (const file of [misses, views]) if (file !== undefined) await new Promise<void>((resolve, reject) => file.on("error", reject).end(resolve));
     const elapsedMs = Date.now() - started;
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
       const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
-      const { misses: _misses, ...counted } = report;
-      process.stdout.write(JSON.stringify({ ...meta, ...counted, againstBlind: blindComparisons(report) }) + "\n");
+      process.stdout.write(JSON.stringify({ ...meta, ...report, againstBlind: blindComparisons(report) }) + "\n");
     } else process.stdout.write(formatReportTable(report) + "\n" + formatLongTable(report) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
     return 0;
