@@ -97,6 +97,9 @@ def widen(command):
         if len(rest) < 2:
             return None
         pattern, paths = rest[0], rest[1:]
+        # A search of the whole machine (`/`) or of a place outside the project reads more than its tree.
+        if any(path.startswith("/") and not path.startswith("/testbed") for path in paths):
+            return None
         parent = os.path.dirname(paths[0].rstrip("/")) or "."
         if "-r" not in flags and "-R" not in flags and not any(f.startswith("-") and "r" in f and not f.startswith("--") for f in flags):
             flags.insert(0, "-r")
