@@ -1,5 +1,6 @@
 import type { LineBlock } from "../lines/select-lines.js";
 import type { TokenCounter } from "../token-counter.js";
+import { docstringSpan } from "./docstring.js";
 import type { IntentMatches } from "./match-intent.js";
 
 /** Options of {@link intentBlocks}. */
@@ -46,12 +47,27 @@ export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]
     if (room <= 0 || misses >= MAX_MISSES) break;
     // A definition the intent names is offered with its body (up to MAX_BODY_LINES), else the usual context.
     const body = matches.bodies.get(hit) ?? 0;
-    const window = fitWindow(hit, Math.max(0, hit - options.before), Math.min(lines.length, Math.max(hit + options.after + 1, body)));
+    const start = Math.max(0, hit - options.before);
+    const end = Math.min(lines.length, Math.max(hit + options.after + 1, body));
+    // When the body does not fit whole, a long docstring opening it is passed over: the signature, then the code after it.
+    const docstring = body > 0 ? docstringSpan(lines, hit, end) : undefined;
+    const whole = docstring === undefined ? undefined : fitWhole(start, end);
+    const window = whole ?? fitWindow(hit, start, docstring?.start ?? end);
     if (window === undefined) {
       misses++;
       continue;
     }
     misses = 0;
+    take(window);
+    if (whole !== undefined || docstring === undefined || docstring.end >= end || room <= 0) continue;
+    const code = fitWindow(docstring.end, docstring.end, end);
+    if (code !== undefined) take(code);
+  }
+  chosen.sort((a, b) => a - b);
+  return { blocks: chosen.map((index): LineBlock => ({ start: index, end: index + 1, priority: options.priority, take: "all" })), chosen };
+
+  // Keeps a fitted window's lines and charges its cost.
+  function take(window: { start: number; end: number; cost: number }): void {
     room -= window.cost;
     for (let index = window.start; index < window.end; index++) {
       if (kept[index] === 1) continue;
@@ -59,8 +75,19 @@ export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]
       chosen.push(index);
     }
   }
-  chosen.sort((a, b) => a - b);
-  return { blocks: chosen.map((index): LineBlock => ({ start: index, end: index + 1, priority: options.priority, take: "all" })), chosen };
+
+  // The window [start, end) when it fits what is left, whole; else undefined.
+  function fitWhole(start: number, end: number): { start: number; end: number; cost: number } | undefined {
+    let total = 0;
+    for (let index = start; index < end; index++) {
+      if (kept[index] === 1) continue;
+      const counted = counter.within(lines[index] ?? "", room - total);
+      if (counted === false) return undefined;
+      total += counted;
+    }
+    const cost = total + gapDelta(start, end) * gapTokens;
+    return cost <= room ? { start, end, cost } : undefined;
+  }
 
   // The window [start, end) if it fits what is left, else the hit and as many lines below it as fit; undefined when not even the hit does.
   function fitWindow(hit: number, start: number, end: number): { start: number; end: number; cost: number } | undefined {

@@ -1,0 +1,36 @@
+import { withoutNumberPrefix } from "../file-read/outline-level.js";
+
+/** A docstring this long or longer is passed over by a definition's window (a shorter one costs less than its gap notice). */
+export const MIN_DOCSTRING_LINES = 6;
+// A signature spread over more lines than this is not looked through for the docstring after it.
+const MAX_SIGNATURE_LINES = 12;
+// A line that opens a triple-quoted string (with a prefix such as r or u).
+const OPENS = /^\s*[rRuUbBfF]{0,2}("""|''')/;
+// The line that ends a signature: its code ends with ":" (a comment may follow).
+const ENDS_SIGNATURE = /:\s*(?:#.*)?$/;
+
+/**
+ * The lines [start, end) of the docstring that opens the body of the Python
+ * definition on line `def` — a triple-quoted string as the first statement
+ * after the signature — when it takes {@link MIN_DOCSTRING_LINES} lines or
+ * more and closes before `bodyEnd`; undefined otherwise (no docstring, a
+ * short one, or another language). Line-number prefixes of numbered reads
+ * are ignored. Pure.
+ */
+export function docstringSpan(lines: readonly string[], def: number, bodyEnd: number): { start: number; end: number } | undefined {
+  let signatureEnd = def;
+  const lastSignature = Math.min(bodyEnd, def + MAX_SIGNATURE_LINES);
+  while (signatureEnd < lastSignature && !ENDS_SIGNATURE.test(withoutNumberPrefix(lines[signatureEnd] ?? "").trimEnd())) signatureEnd++;
+  const start = signatureEnd + 1;
+  if (start >= bodyEnd) return undefined;
+  const first = withoutNumberPrefix(lines[start] ?? "");
+  const open = OPENS.exec(first);
+  if (open === null) return undefined;
+  const quote = open[1] ?? '"""';
+  if (first.slice(open[0].length).includes(quote)) return undefined;
+  for (let index = start + 1; index < bodyEnd; index++) {
+    if (!withoutNumberPrefix(lines[index] ?? "").includes(quote)) continue;
+    return index + 1 - start >= MIN_DOCSTRING_LINES ? { start, end: index + 1 } : undefined;
+  }
+  return undefined;
+}
