@@ -28,6 +28,18 @@ const cases: Array<[line: string, language: OutlineLanguage, level: number | und
   ["# Title", "markdown", 0],
   ["def not_a_heading():\n", "markdown", undefined],
   [`def ${"x".repeat(500)}():\n`, "other", undefined],
+  // Python declares with def and class alone; a docstring's prose that starts with another keyword declares nothing.
+  ["def main():\n", "python", 0],
+  ["    async def fetch(self, url):\n", "python", 4],
+  ["class BaseReloader:\n", "python", 0],
+  ["    class Meta(Options):\n", "python", 4],
+  ["class Box[T](Generic):\n", "python", 0],
+  ["def first[T](items: list[T]) -> T:\n", "python", 0],
+  ["    interface for uncertainty propagation\n", "python", undefined],
+  ["    function that returns the wrapped value\n", "python", undefined],
+  ["        class itself is excluded from the search; only its parents\n", "python", undefined],
+  ["    object created by combining the date and time\n", "python", undefined],
+  ["export default class App {}\n", "python", undefined],
 ];
 
 describe("outlineLevel", () => {
@@ -46,11 +58,13 @@ describe("outlineLevel", () => {
     assert.equal(outlineLevel("42\tdef main():\n", false, "other"), undefined);
   });
 
-  it("knows C and Markdown files by their paths", () => {
+  it("knows C, Markdown and Python files by their paths", () => {
     assert.equal(outlineLanguageOf("src/main.c"), "c");
     assert.equal(outlineLanguageOf("include/a.hpp"), "c");
     assert.equal(outlineLanguageOf("README.md"), "markdown");
-    assert.equal(outlineLanguageOf("app.py"), "other");
+    assert.equal(outlineLanguageOf("app.py"), "python");
+    assert.equal(outlineLanguageOf("stubs/typing.pyi"), "python");
+    assert.equal(outlineLanguageOf("app.js"), "other");
     assert.equal(outlineLanguageOf(""), "other");
   });
 });

@@ -12,6 +12,10 @@ const BOUND_FUNCTION = /^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*(?:async
 // C / C++ function definitions start at column 0 and do not end in ";".
 const C_FUNCTION = /^(?!(?:if|for|while|switch|return|else|do|case|typedef|struct|enum|union)\b)[A-Za-z_][\w\s*&:<>,]*?\b[A-Za-z_~][\w:]*\s*\([^;]*$/;
 const C_LIKE = /\.(?:c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm)$/;
+const PYTHON = /\.(?:py|pyi|pyw)$/;
+// Python declares with `def name(` and `class Name(` or `class Name:` alone; a docstring's prose ("function
+// that …", "interface for …", "object created by …") declares nothing.
+const PYTHON_DECLARATION = /(?:async\s+)?def\s+[A-Za-z_]\w*\s*[[(]|class\s+[A-Za-z_]\w*\s*[[(:]/y;
 const MARKDOWN = /\.(?:md|markdown|mdx)$/;
 const MARKDOWN_HEADING = /^#{1,6}\s+\S/;
 const MAX_OUTLINE_LINE = 400;
@@ -28,11 +32,11 @@ const FIRST_LETTERS = new Uint8Array(128);
 for (const letter of "acdefilmnoprstuv") FIRST_LETTERS[letter.charCodeAt(0)] = 1;
 
 /** Which extra outline patterns apply to a file, from its path. */
-export type OutlineLanguage = "c" | "markdown" | "other";
+export type OutlineLanguage = "c" | "markdown" | "python" | "other";
 
 /** The outline patterns for a file path ("" when unknown). */
 export function outlineLanguageOf(path: string): OutlineLanguage {
-  return C_LIKE.test(path) ? "c" : MARKDOWN.test(path) ? "markdown" : "other";
+  return C_LIKE.test(path) ? "c" : MARKDOWN.test(path) ? "markdown" : PYTHON.test(path) ? "python" : "other";
 }
 
 /** `line` without the line number a read tool printed before it ("   42\t", "42→", "42:"). */
@@ -69,6 +73,7 @@ export function outlineLevel(line: string, numbered: boolean, language: OutlineL
     const text = line.slice(start);
     return MARKDOWN_HEADING.test(text) ? text.indexOf(" ") - 1 : undefined;
   }
+  if (language === "python") return stickyTest(PYTHON_DECLARATION, line, start) ? indent : undefined;
   // Most lines are ordinary code: their first letter, or else one sticky match of the first word, rules them out.
   let keyword = false;
   if (FIRST_LETTERS[line.charCodeAt(start)] === 1) {
