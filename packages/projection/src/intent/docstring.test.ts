@@ -51,6 +51,9 @@ describe("a definition's docstring", () => {
     assert.equal(docstringSpan(none, 0, none.length), undefined);
     const open = ["def f():", '    """Opens', ...docLines(10)];
     assert.equal(docstringSpan(open, 0, open.length), undefined);
+    // A one-line definition has no body to look in: the next class's docstring is not its own.
+    const oneLiner = ["def f(x): return x", "class A:", '    """Doc.', ...docLines(8), '    """'];
+    assert.equal(docstringSpan(oneLiner, 0, 1), undefined);
     const typescript = ["function f(): number {", "  /**", ...docLines(8), "   */", "  return 1;", "}"];
     assert.equal(docstringSpan(typescript, 0, typescript.length), undefined);
   });

@@ -13,8 +13,9 @@ const ENDS_SIGNATURE = /:\s*(?:#.*)?$/;
  * The lines [start, end) of the docstring that opens the body of the Python
  * definition on line `def` — a triple-quoted string as the first statement
  * after the signature — when it takes {@link MIN_DOCSTRING_LINES} lines or
- * more and closes before `bodyEnd`; undefined otherwise (no docstring, a
- * short one, or another language). Line-number prefixes of numbered reads
+ * more and closes before `bodyEnd` (the body's end: a one-line definition
+ * has none to look in); undefined otherwise (no docstring, a short one, or
+ * another language). Line-number prefixes of numbered reads
  * are ignored. Pure.
  */
 export function docstringSpan(lines: readonly string[], def: number, bodyEnd: number): { start: number; end: number } | undefined {

@@ -50,7 +50,7 @@ export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]
     const start = Math.max(0, hit - options.before);
     const end = Math.min(lines.length, Math.max(hit + options.after + 1, body));
     // When the body does not fit whole, a long docstring opening it is passed over: the signature, then the code after it.
-    const docstring = body > 0 ? docstringSpan(lines, hit, end) : undefined;
+    const docstring = body > 0 ? docstringSpan(lines, hit, body) : undefined;
     const whole = docstring === undefined ? undefined : fitWhole(start, end);
     const window = whole ?? fitWindow(hit, start, docstring?.start ?? end);
     if (window === undefined) {
