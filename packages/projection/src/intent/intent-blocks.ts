@@ -33,8 +33,10 @@ const MAX_MISSES = 8;
  * the change it makes to the number of gaps (a definition's window reaches to
  * the end of its body; a window next to kept lines adds
  * no notice). A window too large for what is left keeps its matched line and
- * as many lines below it as fit. Each chosen line is a one-line `all` block at
- * `priority`. Returns the blocks and the lines chosen, in line order.
+ * as many lines below it as fit — for a definition whose body opens with a
+ * long docstring (see docstringSpan), its signature and then the code after
+ * the docstring. Each chosen line is a one-line `all` block at `priority`.
+ * Returns the blocks and the lines chosen, in line order.
  */
 export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]; chosen: number[] } {
   const { lines, matches, counter, gapTokens } = options;
