@@ -29,6 +29,11 @@ const SIZES = (process.env["LOUPE_BENCH_SIZES"] ?? "4,16,64,1024").split(",").ma
   bytes: Number(kilobytes) * 1024,
 }));
 
+// LOUPE_BENCH_ARGS=command: each call carries its output's command line as its arguments, as a runtime's shell
+// tool sends it, so Loupe projects `find` and `ls -laR` as listings; by default a call carries no arguments
+// and all three outputs are projected as command output (docs/benchmarks.md).
+const WITH_COMMAND = process.env["LOUPE_BENCH_ARGS"] === "command";
+
 type Target = "echo" | "echo+put" | "embedded" | "distributed" | "direct-puts";
 // LOUPE_BENCH_TARGETS: which Loupes run beside the echo (default embedded,distributed,direct-puts).
 const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed,direct-puts").split(",");
@@ -68,24 +73,28 @@ try {
     distributed: () => [distributed!.archive.child.pid ?? 0, distributed!.gateway.child.pid ?? 0],
     "direct-puts": () => [directPuts!.archive.child.pid ?? 0, directPuts!.gateway.child.pid ?? 0],
   };
-  const project = (client: GrpcClient<typeof ProjectionService>, text: string, toolName: string) =>
-    client.project({ sessionId: "bench-latency", result: { toolName, parts: [{ content: { case: "text", value: text } }] } });
-  const callers: Record<Target, (text: string, toolName: string) => Promise<boolean>> = {
+  const project = (client: GrpcClient<typeof ProjectionService>, text: string, toolName: string, argsJson: string) =>
+    client.project({ sessionId: "bench-latency", result: { toolName, argsJson, parts: [{ content: { case: "text", value: text } }] } });
+  const callers: Record<Target, (text: string, toolName: string, argsJson: string) => Promise<boolean>> = {
     echo: async (text) => (await echoClient.echo(Buffer.from(text))).byteLength > 0,
     "echo+put": async (text) => (await put!.echo(Buffer.from(text))).byteLength > 0,
-    embedded: async (text, toolName) => (await project(embedded!.client, text, toolName)).archived,
-    distributed: async (text, toolName) => (await project(distributed!.client, text, toolName)).archived,
-    "direct-puts": async (text, toolName) => (await project(directPuts!.client, text, toolName)).archived,
+    embedded: async (text, toolName, argsJson) => (await project(embedded!.client, text, toolName, argsJson)).archived,
+    distributed: async (text, toolName, argsJson) => (await project(distributed!.client, text, toolName, argsJson)).archived,
+    "direct-puts": async (text, toolName, argsJson) => (await project(directPuts!.client, text, toolName, argsJson)).archived,
   };
 
   console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}, auth ${BENCH_AUTH}`);
   console.log(
-    `(1) Project latency, ${String(CALLS)} sequential calls per size after ${String(WARMUP)} warm-up calls (outputs: ${outputs.map((output) => output.name).join(", ")})`,
+    `(1) Project latency, ${String(CALLS)} sequential calls per size after ${String(WARMUP)} warm-up calls (outputs: ${outputs.map((output) => output.name).join(", ")}; ${WITH_COMMAND ? "each with its command line as arguments" : "no arguments"})`,
   );
   console.log("size     target         p50 ms    p99 ms   p50/echo   p99/echo   cpu ms/call   cpu/echo   archived");
   let call = 0;
   for (const { label, bytes } of SIZES) {
-    const makers = outputs.map((output) => ({ toolName: output.toolName, text: sizedOutput(output, bytes) }));
+    const makers = outputs.map((output) => ({
+      toolName: output.toolName,
+      argsJson: WITH_COMMAND ? JSON.stringify({ command: output.command }) : "",
+      text: sizedOutput(output, bytes),
+    }));
     const perTarget = <T>(value: () => T) => Object.fromEntries(TARGETS.map((target) => [target, value()])) as Record<Target, T>;
     const samples = perTarget<number[]>(() => []);
     const archived = perTarget(() => 0);
@@ -99,7 +108,7 @@ try {
       for (const target of TARGETS) {
         const text = maker.text(call++);
         const started = performance.now();
-        const saved = await callers[target](text, maker.toolName);
+        const saved = await callers[target](text, maker.toolName, maker.argsJson);
         const elapsed = since(started);
         if (index < WARMUP) continue;
         samples[target].push(elapsed);

@@ -7,6 +7,8 @@ export interface ToolOutput {
   readonly name: string;
   readonly toolName: string;
   readonly text: string;
+  /** The command line a runtime would send as the call's arguments (what tells Loupe which program ran). */
+  readonly command: string;
 }
 
 const sh = (command: string): string => execFileSync("bash", ["-c", command], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
@@ -15,11 +17,12 @@ const sh = (command: string): string => execFileSync("bash", ["-c", command], { 
 export function realToolOutputs(minBytes: number): ToolOutput[] {
   const head = `head -c ${String(minBytes + 64 * 1024)}`;
   const outputs: ToolOutput[] = [
-    { name: "find /usr/lib", toolName: "bash", text: sh(`find /usr/lib 2>/dev/null | ${head}`) },
-    { name: "ls -laR /usr/share", toolName: "bash", text: sh(`ls -laR /usr/share 2>/dev/null | ${head}`) },
+    { name: "find /usr/lib", toolName: "bash", command: "find /usr/lib", text: sh(`find /usr/lib 2>/dev/null | ${head}`) },
+    { name: "ls -laR /usr/share", toolName: "bash", command: "ls -laR /usr/share", text: sh(`ls -laR /usr/share 2>/dev/null | ${head}`) },
     {
       name: "build log (node)",
       toolName: "bash",
+      command: "npm run build",
       text: sh(
         `node -e 'for (let i = 0; i < 40000; i++) { console.log("[" + i + "] compiling module src/feature" + (i % 97) + "/index.ts ... ok (" + (i * 7919 % 1000) + " ms)"); if (i % 700 === 11) console.log("src/feature" + i + ".ts:12:5 - error TS2322: Type string is not assignable to type number."); } console.log("Found errors.")' | ${head}`,
       ),
