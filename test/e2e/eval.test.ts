@@ -191,6 +191,13 @@ describe("loupe eval", () => {
       }
       assert.ok(views.every((view) => view.view.length < view.output_chars && view.view_tokens > 0));
       for (const flag of ["--misses", "--views"]) {
+        // A file it cannot write is refused before the replay (not left unwritten with exit 0).
+        const unwritable = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--policy", "core", flag, join(dir, "absent", "x.jsonl")], {});
+        assert.equal(await unwritable.exited, 1);
+        assert.ok(
+          unwritable.lines.some((line) => line.includes(`${flag} file cannot be written`)),
+          unwritable.lines.join("\n"),
+        );
         const notes = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--notes", "16000", flag, file], {});
         assert.notEqual(await notes.exited, 0);
         assert.ok(

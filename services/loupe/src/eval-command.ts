@@ -1,4 +1,3 @@
-import { createWriteStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createLoupeClient, type LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
@@ -21,6 +20,7 @@ import {
   type Trajectory,
 } from "@loupe/eval";
 import { corpusFiles, parseWindows, selectTrajectories, takeRepeatable } from "./eval-args.js";
+import { openJsonLinesFile } from "./json-lines-file.js";
 import { parseFlags } from "./parse-flags.js";
 
 // The embedded server's save budget in an eval (LOUPE_ARCHIVE_TIMEOUT_MS in the environment still wins).
@@ -118,15 +118,16 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
       `eval: ${String(trajectories.length)} trajectories, ${String(policies.length)} policies${read.skipped > 0 ? `, ${String(read.skipped)} malformed rows skipped` : ""}\n`,
     );
     // Misses and views go to their files as the replay goes: together they are far larger than the report.
-    const misses = flags.values.misses === undefined ? undefined : createWriteStream(flags.values.misses);
-    const views = flags.values.views === undefined ? undefined : createWriteStream(flags.values.views);
+    const misses = flags.values.misses === undefined ? undefined : await openJsonLinesFile("--misses", flags.values.misses);
+    const views = flags.values.views === undefined ? undefined : await openJsonLinesFile("--views", flags.values.views);
     const report = await runEval(trajectories, {
       policies,
       onProgress: createProgress(process.stderr),
-      ...(misses === undefined ? {} : { onMisses: (records: readonly object[]) => misses.write(jsonLines(records)) }),
-      ...(views === undefined ? {} : { onViews: (records: readonly object[]) => views.write(jsonLines(records)) }),
+      ...(misses === undefined ? {} : { onMisses: (records: readonly object[]) => misses.write(records) }),
+      ...(views === undefined ? {} : { onViews: (records: readonly object[]) => views.write(records) }),
     });
-    for (const file of [misses, views]) if (file !== undefined) await new Promise<void>((resolve, reject) => file.on("error", reject).end(resolve));
+    await misses?.close();
+    await views?.close();
     const elapsedMs = Date.now() - started;
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
@@ -139,9 +140,4 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
     loupe?.client.close();
     await loupe?.server?.stop();
   }
-}
-
-/** `records`, one JSON object a line. */
-function jsonLines(records: readonly object[]): string {
-  return records.map((record) => JSON.stringify(record) + "\n").join("");
 }
