@@ -53,15 +53,16 @@ export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]
     const end = Math.min(lines.length, Math.max(hit + options.after + 1, body));
     // When the body does not fit whole, a long docstring opening it is passed over: the signature, then the code after it.
     const docstring = body > 0 ? docstringSpan(lines, hit, body) : undefined;
-    const whole = docstring === undefined ? undefined : fitWhole(start, end);
-    const window = whole ?? fitWindow(hit, start, docstring?.start ?? end);
+    const fitted = fitWindow(hit, start, end);
+    const whole = fitted !== undefined && fitted.start === start && fitted.end === end;
+    const window = docstring === undefined || whole ? fitted : fitWindow(hit, start, docstring.start);
     if (window === undefined) {
       misses++;
       continue;
     }
     misses = 0;
     take(window);
-    if (whole !== undefined || docstring === undefined || docstring.end >= end || room <= 0) continue;
+    if (whole || docstring === undefined || docstring.end >= end || room <= 0) continue;
     const code = fitWindow(docstring.end, docstring.end, end);
     if (code !== undefined) take(code);
   }
@@ -76,19 +77,6 @@ export function intentBlocks(options: IntentBlockOptions): { blocks: LineBlock[]
       kept[index] = 1;
       chosen.push(index);
     }
-  }
-
-  // The window [start, end) when it fits what is left, whole; else undefined.
-  function fitWhole(start: number, end: number): { start: number; end: number; cost: number } | undefined {
-    let total = 0;
-    for (let index = start; index < end; index++) {
-      if (kept[index] === 1) continue;
-      const counted = counter.within(lines[index] ?? "", room - total);
-      if (counted === false) return undefined;
-      total += counted;
-    }
-    const cost = total + gapDelta(start, end) * gapTokens;
-    return cost <= room ? { start, end, cost } : undefined;
   }
 
   // The window [start, end) if it fits what is left, else the hit and as many lines below it as fit; undefined when not even the hit does.
