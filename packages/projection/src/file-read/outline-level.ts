@@ -73,7 +73,11 @@ export function outlineLevel(line: string, numbered: boolean, language: OutlineL
     const text = line.slice(start);
     return MARKDOWN_HEADING.test(text) ? text.indexOf(" ") - 1 : undefined;
   }
-  if (language === "python") return stickyTest(PYTHON_DECLARATION, line, start) ? indent : undefined;
+  if (language === "python") {
+    // Only a line starting with "a", "c" or "d" can declare (async def, class, def): most lines need no match.
+    const first = line.charCodeAt(start);
+    return (first === 97 || first === 99 || first === 100) && stickyTest(PYTHON_DECLARATION, line, start) ? indent : undefined;
+  }
   // Most lines are ordinary code: their first letter, or else one sticky match of the first word, rules them out.
   let keyword = false;
   if (FIRST_LETTERS[line.charCodeAt(start)] === 1) {
