@@ -30,19 +30,25 @@ const line = fc.oneof(
     "class Loader:",
     "    def load(self):",
     "        return refund_ledger.post(event)",
+    // A docstring a named definition's window may pass over, and prose a Python file's outline must not take for a declaration.
+    '        """Loads the ledger.',
+    "        interface for the refund_ledger",
+    '        """',
   ),
 );
+// The call's arguments: none, or a Python file read by the agent's own tool (its outline knows only def and class).
+const args = fc.constantFrom("", JSON.stringify({ file_path: "src/ledger.py" }));
 // With an intent, line views pick windows around its matches and a file read's map names the declarations they fall in first.
 const intent = fc.constantFrom("", "Why does refund_ledger post twice? error: boom", "Look at Loader.load and FAILED t.py::test_x in ./src/dir/file.ts");
 const text = fc
   .tuple(fc.array(line, { maxLength: 300 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
   .map(([lines, ending, finalNewline]) => lines.join(ending) + (finalNewline && lines.length > 0 ? ending : ""));
 
-function input(kind: ResultKind, value: string): ResultInput {
+function input(kind: ResultKind, value: string, argsJson = ""): ResultInput {
   return {
     toolName: "tool",
     declaredKind: kind,
-    argsJson: "",
+    argsJson,
     text: value,
     structuredOnly: false,
     isError: false,
@@ -56,15 +62,15 @@ describe("projectResult()", () => {
   for (const kind of KINDS) {
     it(`${kind}: bounded, deterministic, whole lines, and recoverable, with an intent or none`, () => {
       fc.assert(
-        fc.property(text, fc.integer({ min: 120, max: 800 }), fc.constantFrom("", "r_test"), intent, (value, budget, resultId, asked) => {
+        fc.property(text, fc.integer({ min: 120, max: 800 }), fc.constantFrom("", "r_test"), intent, args, (value, budget, resultId, asked, argsJson) => {
           const options = { budgetTokens: budget, maxViewBytes: 6000, counter, resultId, view: "", ...(asked === "" ? {} : { intent: asked }) };
-          const view = projectResult(input(kind, value), options);
+          const view = projectResult(input(kind, value, argsJson), options);
           assert.ok(
             view.omissions.every((omission) => omission.startLine !== undefined && omission.endLine !== undefined),
             "line views name line ranges",
           );
           checkLineView(value, view as TextView, options);
-          assert.deepEqual(projectResult(input(kind, value), options), view);
+          assert.deepEqual(projectResult(input(kind, value, argsJson), options), view);
         }),
         { numRuns: 60 },
       );

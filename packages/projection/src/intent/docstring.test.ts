@@ -116,4 +116,31 @@ describe("a definition's docstring", () => {
       { numRuns: 200 },
     );
   });
+
+  it("views that pass a docstring over stay within budget, whole-lined, recoverable and the same each time", () => {
+    const functionOf = fc.record({ docstring: fc.nat({ max: 30 }), code: fc.nat({ max: 30 }) });
+    fc.assert(
+      fc.property(
+        fc.array(functionOf, { minLength: 1, maxLength: 10 }),
+        fc.nat({ max: 9 }),
+        fc.integer({ min: 150, max: 1500 }),
+        fc.boolean(),
+        (functions, asked, budgetTokens, numberedRead) => {
+          const rows = functions.flatMap(({ docstring, code }, index) => [
+            `def fn_${String(index)}(value):`,
+            ...(docstring > 0 ? ['    """Doc.', ...docLines(docstring), '    """'] : []),
+            ...Array.from({ length: code }, (_, line) => `    v_${String(line)} = fn_${String(index)}_step(value, ${String(line)})`),
+          ]);
+          const text = numberedRead ? numbered(rows) : rows.map((row) => `${row}\n`).join("");
+          const intent = `Let me look at fn_${String(asked % functions.length)} and what it returns`;
+          const options: ProjectOptions = { budgetTokens, maxViewBytes: 50_000, counter, resultId: "r_abcdefghijklmnopqrstuvwxyz012345", view: "", intent };
+          const input = shellResult(text, `${numberedRead ? "nl -ba" : "cat"} src/module.py`);
+          const view = projectResult(input, options);
+          checkLineView(text, lineViewOf(view), options);
+          assert.equal(projectResult(input, options).text, view.text);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });
