@@ -13,21 +13,20 @@ export interface ToolOutput {
 
 const sh = (command: string): string => execFileSync("bash", ["-c", command], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 
+// The programs, as the command lines a runtime's shell tool would send for them.
+const PROGRAMS: ReadonlyArray<{ name: string; command: string }> = [
+  { name: "find /usr/lib", command: "find /usr/lib" },
+  { name: "ls -laR /usr/share", command: "ls -laR /usr/share" },
+  {
+    name: "build log (node)",
+    command: `node -e 'for (let i = 0; i < 40000; i++) { console.log("[" + i + "] compiling module src/feature" + (i % 97) + "/index.ts ... ok (" + (i * 7919 % 1000) + " ms)"); if (i % 700 === 11) console.log("src/feature" + i + ".ts:12:5 - error TS2322: Type string is not assignable to type number."); } console.log("Found errors.")'`,
+  },
+];
+
 /** Runs the programs once: a `find`, an `ls -laR` and a build log with errors (node), each at least `minBytes` long. */
 export function realToolOutputs(minBytes: number): ToolOutput[] {
   const head = `head -c ${String(minBytes + 64 * 1024)}`;
-  const outputs: ToolOutput[] = [
-    { name: "find /usr/lib", toolName: "bash", command: "find /usr/lib", text: sh(`find /usr/lib 2>/dev/null | ${head}`) },
-    { name: "ls -laR /usr/share", toolName: "bash", command: "ls -laR /usr/share", text: sh(`ls -laR /usr/share 2>/dev/null | ${head}`) },
-    {
-      name: "build log (node)",
-      toolName: "bash",
-      command: "npm run build",
-      text: sh(
-        `node -e 'for (let i = 0; i < 40000; i++) { console.log("[" + i + "] compiling module src/feature" + (i % 97) + "/index.ts ... ok (" + (i * 7919 % 1000) + " ms)"); if (i % 700 === 11) console.log("src/feature" + i + ".ts:12:5 - error TS2322: Type string is not assignable to type number."); } console.log("Found errors.")' | ${head}`,
-      ),
-    },
-  ];
+  const outputs = PROGRAMS.map(({ name, command }): ToolOutput => ({ name, toolName: "bash", command, text: sh(`${command} 2>/dev/null | ${head}`) }));
   for (const output of outputs) {
     if (Buffer.byteLength(output.text) < minBytes) throw new Error(`${output.name} printed fewer than ${String(minBytes)} bytes`);
   }
