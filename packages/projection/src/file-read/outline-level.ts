@@ -54,7 +54,7 @@ function numberPrefixLength(line: string): number {
 /**
  * The nesting level of a line that declares something a reader navigates by
  * (def, class, function, interface, struct, export …; C functions at column
- * 0; Markdown headings): its indentation width, tabs counted as 4 (a heading's
+ * 0; Markdown headings; in Python only `def` and `class`): its indentation width, tabs counted as 4 (a heading's
  * level minus 1). Undefined for other lines. A line-number prefix printed by
  * the read tool is skipped when `numbered`. Cheap: one anchored match per pattern.
  */
