@@ -1,3 +1,4 @@
+import { longDocstrings } from "../intent/docstring.js";
 import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView } from "../lines/build-line-view.js";
 import { withMapNotice } from "../lines/map-notice.js";
@@ -10,6 +11,8 @@ import { reachWithin } from "./choose-within.js";
 import { declarationsByIntent } from "./declarations-by-intent.js";
 import { declarationMapNotice, declarationsOf, OUTPUT_LINES, type Declaration, type MapNumbering } from "./declaration-map.js";
 import { fileGapNotice } from "./file-gap-notice.js";
+import { outlineLanguageOf } from "./outline-level.js";
+import { endPassingOver, linesBetween } from "./pass-over.js";
 import { readSourceOf, type ReadSource } from "./read-source.js";
 
 /**
@@ -79,8 +82,12 @@ export const projectFileRead: Projector = (input, context) => {
   const outlineTokens = !guided && room >= FILE_READ_OUTLINE_MIN_GAPS * gapTokens ? Math.floor(room * shares.outline) : 0;
   const headTokens = Math.floor((room - outlineTokens) * (guided ? shares.intentHead : shares.head));
   const tailTokens = Math.floor((room - outlineTokens) * (guided ? 1 - shares.intentHead : shares.tail));
-  const headEnd = reachWithin(lines, 0, 1, headTokens, counter);
-  const tailStart = reachWithin(lines, total - 1, -1, tailTokens, counter) + 1;
+  // A Python file's head and tail pass its long docstrings over (each one gap), so their room goes to code.
+  const passOver = outlineLanguageOf(source.path) === "python" ? longDocstrings(lines) : [];
+  const head = passOver.length > 0 ? endPassingOver(lines, passOver, 1, headTokens, gapTokens, counter) : undefined;
+  const tail = passOver.length > 0 ? endPassingOver(lines, passOver, -1, tailTokens, gapTokens, counter) : undefined;
+  const headEnd = head?.end ?? reachWithin(lines, 0, 1, headTokens, counter);
+  const tailStart = tail?.end ?? reachWithin(lines, total - 1, -1, tailTokens, counter) + 1;
   const outline = chooseOutline({
     lines,
     declarations: outlineTokens >= gapTokens ? declarationsOfFile() : [],
@@ -92,12 +99,16 @@ export const projectFileRead: Projector = (input, context) => {
   });
   const blocks: LineBlock[] = [
     ...intent.blocks,
-    { start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens },
-    { start: 1, end: total, priority: 0, take: "tail", maxTokens: tailTokens },
+    ...(head?.blocks ?? [{ start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens } satisfies LineBlock]),
+    ...(tail?.blocks ?? [{ start: 1, end: total, priority: 0, take: "tail", maxTokens: tailTokens } satisfies LineBlock]),
     ...outline.map((index): LineBlock => ({ start: index, end: index + 1, priority: 1, take: "all" })),
-    { start: 0, end: total - 1, priority: 2, take: "head", skip: true },
+    ...linesBetween(head?.end ?? 0, total - 1, passOver).map((range): LineBlock => ({ ...range, priority: 2, take: "head", skip: true })),
     // What the head leaves (less than its next line) may still hold a short line above the tail.
-    { start: 1, end: total, priority: 3, take: "tail", skip: true },
+    ...linesBetween(1, tail?.end ?? total, passOver)
+      .reverse()
+      .map((range): LineBlock => ({ ...range, priority: 3, take: "tail", skip: true })),
+    // Room left after all that goes to the docstrings passed over, from the top.
+    ...(passOver.length > 0 ? [{ start: 0, end: total - 1, priority: 4, take: "head", skip: true } satisfies LineBlock] : []),
   ];
   // A map that cannot name every declaration names first those whose bodies the intent points into.
   const pointedAt = declarationsByIntent(declarations, intent.scores, total);

@@ -24,12 +24,43 @@ export function docstringSpan(lines: readonly string[], def: number, bodyEnd: nu
   while (signatureEnd < lastSignature && !ENDS_SIGNATURE.test(withoutNumberPrefix(lines[signatureEnd] ?? "").trimEnd())) signatureEnd++;
   const start = signatureEnd + 1;
   if (start >= bodyEnd) return undefined;
+  return longStringAt(lines, start, bodyEnd);
+}
+
+// A Python definition's first line (its docstring, if any, follows its signature).
+const DEFINITION = /^\s*(?:async\s+def|def|class)\s+\w/;
+// A line before a module's docstring: blank, or a comment (a licence, an encoding, a shebang).
+const BEFORE_MODULE_DOCSTRING = /^\s*(?:#.*)?$/;
+
+/**
+ * Every docstring of a Python file's lines that takes {@link MIN_DOCSTRING_LINES} lines or more, in order:
+ * the module's (its first statement, after comments and blank lines) and each definition's (see
+ * {@link docstringSpan}). Line-number prefixes of numbered reads are ignored. Pure.
+ */
+export function longDocstrings(lines: readonly string[]): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  let first = 0;
+  while (first < lines.length && BEFORE_MODULE_DOCSTRING.test(withoutNumberPrefix(lines[first] ?? "").trimEnd())) first++;
+  const module = longStringAt(lines, first, lines.length);
+  if (module !== undefined) spans.push(module);
+  for (let index = module?.end ?? 0; index < lines.length; index++) {
+    if (!DEFINITION.test(withoutNumberPrefix(lines[index] ?? ""))) continue;
+    const span = docstringSpan(lines, index, lines.length);
+    if (span === undefined) continue;
+    spans.push(span);
+    index = span.end - 1;
+  }
+  return spans;
+}
+
+// The triple-quoted string opening on line `start` when it closes before `end` and takes MIN_DOCSTRING_LINES or more.
+function longStringAt(lines: readonly string[], start: number, end: number): { start: number; end: number } | undefined {
   const first = withoutNumberPrefix(lines[start] ?? "");
   const open = OPENS.exec(first);
   if (open === null) return undefined;
   const quote = open[1] ?? '"""';
   if (first.slice(open[0].length).includes(quote)) return undefined;
-  for (let index = start + 1; index < bodyEnd; index++) {
+  for (let index = start + 1; index < end; index++) {
     if (!withoutNumberPrefix(lines[index] ?? "").includes(quote)) continue;
     return index + 1 - start >= MIN_DOCSTRING_LINES ? { start, end: index + 1 } : undefined;
   }
