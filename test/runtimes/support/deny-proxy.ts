@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 
 /** A proxy on 127.0.0.1 that refuses everything and records what was asked of it. */
 export interface DenyProxy {
@@ -21,8 +22,11 @@ export async function startDenyProxy(): Promise<DenyProxy> {
     attempts.push(`${request.method ?? ""} ${request.url ?? ""}`);
     response.writeHead(403, { "content-type": "text/plain" }).end("no network in runtime tests\n");
   });
-  server.on("connect", (request: { url?: string }, socket: NodeJS.WritableStream & { destroy(): void }) => {
+  server.on("connect", (request: { url?: string }, socket: Duplex) => {
     attempts.push(`CONNECT ${request.url ?? ""}`);
+    // A CONNECT's socket is the listener's own: the server no longer handles its errors, and a runtime that
+    // resets it on the refusal (ECONNRESET) would otherwise throw in the test process.
+    socket.on("error", () => socket.destroy());
     socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
