@@ -7,7 +7,7 @@ import { splitLines } from "../split-lines.js";
 import { checkLineView, lineViewOf } from "../testing/check-line-view.js";
 import { shellResult } from "../testing/shell-result.js";
 import { createTokenCounter } from "../token-counter.js";
-import { endPassingOver, linesBetween, type Span } from "./pass-over.js";
+import { docstringsNearEnds, endPassingOver, linesBetween, type Span } from "./pass-over.js";
 
 const counter = createTokenCounter();
 const RESULT_ID = "r_abcdefghijklmnopqrstuvwxyz012345";
@@ -60,6 +60,29 @@ describe("longDocstrings()", () => {
     assert.deepEqual(longDocstrings(unclosed), []);
     const exact = ['"""', ...prose(MIN_DOCSTRING_LINES - 2), '"""'];
     assert.deepEqual(longDocstrings(exact), [{ start: 0, end: MIN_DOCSTRING_LINES }]);
+  });
+});
+
+describe("docstringsNearEnds()", () => {
+  it("looks through a large file's ends only, as far as a head or tail of the budget could walk", () => {
+    // 100 functions of 10 lines, each with a 6-line docstring: 1,000 lines.
+    const rows = Array.from({ length: 100 }, (_, index) => [
+      `def fn_${String(index)}(value):`,
+      '    """Doc.',
+      ...prose(4, "    "),
+      '    """',
+      "    a = 1",
+      "    b = 2",
+      "    return a + b",
+    ]).flat();
+    const lines = splitLines(asText(rows));
+    const all = longDocstrings(lines);
+    assert.equal(all.length, 100);
+    assert.deepEqual(docstringsNearEnds(lines, 1000), all, "a file within reach of both ends is looked through whole");
+    const near = docstringsNearEnds(lines, 50);
+    // 4 lines a token: the first and last 200 lines, 20 functions at each end.
+    assert.deepEqual(near, [...all.slice(0, 20), ...all.slice(80)]);
+    assert.deepEqual(longDocstrings(lines, 200, 400), all.slice(20, 40));
   });
 });
 

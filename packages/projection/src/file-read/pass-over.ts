@@ -1,3 +1,4 @@
+import { longDocstrings } from "../intent/docstring.js";
 import type { LineBlock } from "../lines/select-lines.js";
 import type { TokenCounter } from "../token-counter.js";
 
@@ -5,6 +6,23 @@ import type { TokenCounter } from "../token-counter.js";
 export interface Span {
   start: number;
   end: number;
+}
+
+// How many lines from each end of a file are looked through for docstrings, per token of the budget: a head
+// or tail walks past at most one line of code per token, so docstrings further in are never reached.
+const LINES_PER_TOKEN = 4;
+
+/**
+ * The long docstrings (see longDocstrings) a Python file's head and tail may pass over: those of the
+ * definitions within `LINES_PER_TOKEN × budgetTokens` lines of either end, so a large file is not
+ * looked through whole. In line order, not overlapping. Pure.
+ */
+export function docstringsNearEnds(lines: readonly string[], budgetTokens: number): Span[] {
+  const reach = LINES_PER_TOKEN * Math.max(1, budgetTokens);
+  if (lines.length <= 2 * reach) return longDocstrings(lines);
+  const head = longDocstrings(lines, 0, reach);
+  const after = head.at(-1)?.end ?? 0;
+  return [...head, ...longDocstrings(lines, Math.max(after, lines.length - reach), lines.length)];
 }
 
 /**

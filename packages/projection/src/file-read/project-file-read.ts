@@ -1,4 +1,3 @@
-import { longDocstrings } from "../intent/docstring.js";
 import { intentSelection } from "../intent/intent-selection.js";
 import { buildLineView } from "../lines/build-line-view.js";
 import { withMapNotice } from "../lines/map-notice.js";
@@ -12,7 +11,7 @@ import { declarationsByIntent } from "./declarations-by-intent.js";
 import { declarationMapNotice, declarationsOf, OUTPUT_LINES, type Declaration, type MapNumbering } from "./declaration-map.js";
 import { fileGapNotice } from "./file-gap-notice.js";
 import { outlineLanguageOf } from "./outline-level.js";
-import { endPassingOver, linesBetween } from "./pass-over.js";
+import { docstringsNearEnds, endPassingOver, linesBetween } from "./pass-over.js";
 import { readSourceOf, type ReadSource } from "./read-source.js";
 
 /**
@@ -83,7 +82,7 @@ export const projectFileRead: Projector = (input, context) => {
   const headTokens = Math.floor((room - outlineTokens) * (guided ? shares.intentHead : shares.head));
   const tailTokens = Math.floor((room - outlineTokens) * (guided ? 1 - shares.intentHead : shares.tail));
   // A Python file's head and tail pass its long docstrings over (each one gap), so their room goes to code.
-  const passOver = outlineLanguageOf(source.path) === "python" ? longDocstrings(lines) : [];
+  const passOver = outlineLanguageOf(source.path) === "python" ? docstringsNearEnds(lines, budgetTokens) : [];
   const head = passOver.length > 0 ? endPassingOver(lines, passOver, 1, headTokens, gapTokens, counter) : undefined;
   const tail = passOver.length > 0 ? endPassingOver(lines, passOver, -1, tailTokens, gapTokens, counter) : undefined;
   const headEnd = head?.end ?? reachWithin(lines, 0, 1, headTokens, counter);
@@ -102,11 +101,11 @@ export const projectFileRead: Projector = (input, context) => {
     ...(head?.blocks ?? [{ start: 0, end: total - 1, priority: 0, take: "head", maxTokens: headTokens } satisfies LineBlock]),
     ...(tail?.blocks ?? [{ start: 1, end: total, priority: 0, take: "tail", maxTokens: tailTokens } satisfies LineBlock]),
     ...outline.map((index): LineBlock => ({ start: index, end: index + 1, priority: 1, take: "all" })),
-    ...linesBetween(head?.end ?? 0, total - 1, passOver).map((range): LineBlock => ({ ...range, priority: 2, take: "head", skip: true })),
+    ...linesBetween(head?.end ?? 0, total - 1, passOver).map((range): LineBlock => ({ ...range, priority: 2, take: "head", skip: true, group: "head" })),
     // What the head leaves (less than its next line) may still hold a short line above the tail.
     ...linesBetween(1, tail?.end ?? total, passOver)
       .reverse()
-      .map((range): LineBlock => ({ ...range, priority: 3, take: "tail", skip: true })),
+      .map((range): LineBlock => ({ ...range, priority: 3, take: "tail", skip: true, group: "tail" })),
     // Room left after all that goes to the docstrings passed over, from the top.
     ...(passOver.length > 0 ? [{ start: 0, end: total - 1, priority: 4, take: "head", skip: true } satisfies LineBlock] : []),
   ];

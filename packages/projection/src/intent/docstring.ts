@@ -33,24 +33,34 @@ const DEFINITION = /^\s*(?:async\s+def|def|class)\s+\w/;
 const BEFORE_MODULE_DOCSTRING = /^\s*(?:#.*)?$/;
 
 /**
- * Every docstring of a Python file's lines that takes {@link MIN_DOCSTRING_LINES} lines or more, in order:
- * the module's (its first statement, after comments and blank lines) and each definition's (see
- * {@link docstringSpan}). Line-number prefixes of numbered reads are ignored. Pure.
+ * The docstrings of a Python file's lines that take {@link MIN_DOCSTRING_LINES} lines or more, in order:
+ * the module's (its first statement, after comments and blank lines) when `from` is 0, and those of the
+ * definitions that start in [from, to) (see {@link docstringSpan}). Line-number prefixes of numbered reads
+ * are ignored. Pure.
  */
-export function longDocstrings(lines: readonly string[]): Array<{ start: number; end: number }> {
+export function longDocstrings(lines: readonly string[], from = 0, to = lines.length): Array<{ start: number; end: number }> {
   const spans: Array<{ start: number; end: number }> = [];
-  let first = 0;
-  while (first < lines.length && BEFORE_MODULE_DOCSTRING.test(withoutNumberPrefix(lines[first] ?? "").trimEnd())) first++;
-  const module = longStringAt(lines, first, lines.length);
+  let first = from;
+  while (from === 0 && first < to && BEFORE_MODULE_DOCSTRING.test(withoutNumberPrefix(lines[first] ?? "").trimEnd())) first++;
+  const module = from === 0 ? longStringAt(lines, first, lines.length) : undefined;
   if (module !== undefined) spans.push(module);
-  for (let index = module?.end ?? 0; index < lines.length; index++) {
-    if (!DEFINITION.test(withoutNumberPrefix(lines[index] ?? ""))) continue;
+  for (let index = module?.end ?? from; index < to; index++) {
+    if (!startsDefinition(lines[index] ?? "")) continue;
     const span = docstringSpan(lines, index, lines.length);
     if (span === undefined) continue;
     spans.push(span);
     index = span.end - 1;
   }
   return spans;
+}
+
+// Whether `line` opens a definition: only one whose first character is a, c, d or a digit (a numbered read) needs the pattern.
+function startsDefinition(line: string): boolean {
+  let index = 0;
+  while (line.charCodeAt(index) === 32 || line.charCodeAt(index) === 9) index++;
+  const first = line.charCodeAt(index);
+  if (first >= 48 && first <= 57) return DEFINITION.test(withoutNumberPrefix(line));
+  return (first === 97 || first === 99 || first === 100) && DEFINITION.test(line);
 }
 
 // The triple-quoted string opening on line `start` when it closes before `end` and takes MIN_DOCSTRING_LINES or more.

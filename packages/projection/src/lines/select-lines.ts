@@ -16,7 +16,11 @@ export interface LineBlock {
   take: "all" | "head" | "tail";
   /** Most tokens this block's lines may use (a share of the budget); default no limit beyond the budget. */
   maxTokens?: number;
-  /** Blocks of one group stop at the first that does not fit (e.g. recent turns, newest first). */
+  /**
+   * Blocks of one group stop at the first that does not fit (e.g. recent turns, newest first); a `head` or
+   * `tail` block of a group that stops before its end (a line did not fit) stops the group too, so the
+   * ranges of one walk split into several blocks stop as one block would.
+   */
   group?: string;
   /**
    * A `head` or `tail` block that goes on past a line that does not fit (up
@@ -124,7 +128,10 @@ export function selectLines(input: SelectionInput): Selection {
       const wasKept = kept[index] === 1;
       if (!keep(index, room)) {
         // Past a line that does not fit, a later one costs a notice more: worth trying only while a few lines' room is left.
-        if (block.skip !== true || ++misses > MAX_SKIPPED || input.budgetTokens - tokens < 2 * gapTokens + MIN_SKIP_ROOM) break;
+        if (block.skip !== true || ++misses > MAX_SKIPPED || input.budgetTokens - tokens < 2 * gapTokens + MIN_SKIP_ROOM) {
+          if (block.group !== undefined) closedGroups.add(block.group);
+          break;
+        }
         continue;
       }
       misses = 0;
