@@ -78,8 +78,8 @@ describe("docstringsNearEnds()", () => {
     const lines = splitLines(asText(rows));
     const all = longDocstrings(lines);
     assert.equal(all.length, 100);
-    assert.deepEqual(docstringsNearEnds(lines, 1000), all, "a file within reach of both ends is looked through whole");
-    const near = docstringsNearEnds(lines, 50);
+    assert.deepEqual(docstringsNearEnds(lines, 1000, true), all, "a file within reach of both ends is looked through whole");
+    const near = docstringsNearEnds(lines, 50, true);
     // 4 lines a token: the first and last 200 lines, 20 functions at each end.
     assert.deepEqual(near, [...all.slice(0, 20), ...all.slice(80)]);
     assert.deepEqual(longDocstrings(lines, 200, 400), all.slice(20, 40));
@@ -190,6 +190,25 @@ describe("a Python file read's head and tail", () => {
     const other = projectResult(shellResult(text, "cat src/separable.ts"), options);
     assert.match(other.text, /paragraph 5 of/);
     assert.doesNotMatch(other.text, /_coord_matrix\(transform\.left/);
+  });
+
+  it("take no module docstring in a read that starts further down the file", () => {
+    // sed -n from the last line of one docstring: the code up to the next docstring is code, not a string.
+    const part = [
+      '    """',
+      ...Array.from({ length: 8 }, (_, index) => `    total_${String(index)} = compute(${String(index)})`),
+      "def later(value):",
+      '    """Doc.',
+      ...prose(8, "    "),
+      '    """',
+      ...MODULE.slice(48, 200),
+    ];
+    const text = asText(part);
+    assert.deepEqual(longDocstrings(splitLines(text), 0, part.length, false), [{ start: 10, end: 20 }]);
+    const view = projectResult(shellResult(text, "sed -n '120,305p' astropy/modeling/separable.py"), options);
+    assert.match(view.text, /total_7 = compute\(7\)/, "the code below the first line is the head's");
+    assert.doesNotMatch(view.text, /paragraph 3 of/);
+    checkLineView(text, lineViewOf(view), options);
   });
 
   it("give what room is left to the docstrings passed over", () => {

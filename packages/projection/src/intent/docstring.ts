@@ -34,17 +34,19 @@ const BEFORE_MODULE_DOCSTRING = /^\s*(?:#.*)?$/;
 
 /**
  * The docstrings of a Python file's lines that take {@link MIN_DOCSTRING_LINES} lines or more, in order:
- * the module's (its first statement, after comments and blank lines) when `from` is 0, and those of the
- * definitions that start in [from, to) (see {@link docstringSpan}). Line-number prefixes of numbered reads
- * are ignored. Pure.
+ * the module's (its first statement, after comments and blank lines) when `from` is 0 and `module` holds
+ * (the lines start at the file's top: a read of a part further down may start inside a string), and those
+ * of the definitions that start in [from, to) (see {@link docstringSpan}). Line-number prefixes of
+ * numbered reads are ignored. Pure.
  */
-export function longDocstrings(lines: readonly string[], from = 0, to = lines.length): Array<{ start: number; end: number }> {
+export function longDocstrings(lines: readonly string[], from = 0, to = lines.length, module = true): Array<{ start: number; end: number }> {
   const spans: Array<{ start: number; end: number }> = [];
+  const top = module && from === 0;
   let first = from;
-  while (from === 0 && first < to && BEFORE_MODULE_DOCSTRING.test(withoutNumberPrefix(lines[first] ?? "").trimEnd())) first++;
-  const module = from === 0 ? longStringAt(lines, first, lines.length) : undefined;
-  if (module !== undefined) spans.push(module);
-  for (let index = module?.end ?? from; index < to; index++) {
+  while (top && first < to && BEFORE_MODULE_DOCSTRING.test(withoutNumberPrefix(lines[first] ?? "").trimEnd())) first++;
+  const opening = top ? longStringAt(lines, first, lines.length) : undefined;
+  if (opening !== undefined) spans.push(opening);
+  for (let index = opening?.end ?? from; index < to; index++) {
     if (!startsDefinition(lines[index] ?? "")) continue;
     const span = docstringSpan(lines, index, lines.length);
     if (span === undefined) continue;
