@@ -26,8 +26,8 @@ function time(run: () => void, repeats = REPEATS): number {
   return median(samples);
 }
 
-function input(kind: ResultKind, text: string, toolName = "bash"): ResultInput {
-  return { toolName, declaredKind: kind, argsJson: "", text, structuredOnly: false, isError: false, exitCode: 1, timedOut: false, durationMs: 5000 };
+function input(kind: ResultKind, text: string, argsJson = "", toolName = "bash"): ResultInput {
+  return { toolName, declaredKind: kind, argsJson, text, structuredOnly: false, isError: false, exitCode: 1, timedOut: false, durationMs: 5000 };
 }
 
 // Real outputs: a large source file, a recursive grep, a find over a tree, a long build log.
@@ -35,8 +35,23 @@ const require = createRequire(import.meta.url);
 const typescriptFile = readFileSync(require.resolve("typescript/lib/typescript.js"), "utf8");
 const root = new URL("../../", import.meta.url).pathname;
 const sh = (command: string) => execFileSync("bash", ["-c", command], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, cwd: root });
-const cases: Array<{ name: string; kind: ResultKind; text: string }> = [
+// Python source that comes with every Node install: npm's copy of node-gyp ships gyp, in Python (a read of a
+// `.py` path passes its long docstrings over at the view's ends).
+const gypSources = sh(`ls "$(npm root -g)"/npm/node_modules/node-gyp/gyp/pylib/gyp/*.py 2>/dev/null || true`).trim();
+const pythonFile = gypSources === "" ? "" : sh(`cat ${gypSources.split("\n").join(" ")}`);
+const cases: Array<{ name: string; kind: ResultKind; text: string; argsJson?: string; short?: string }> = [
   { name: "file read (typescript.js)", kind: "file_read", text: typescriptFile },
+  ...(pythonFile === ""
+    ? []
+    : [
+        {
+          name: "file read (gyp's Python sources)",
+          kind: "file_read" as const,
+          text: pythonFile,
+          argsJson: JSON.stringify({ file_path: "pylib/gyp/input.py" }),
+          short: "file_read (.py)",
+        },
+      ]),
   {
     name: "grep -rn over node_modules",
     kind: "search",
@@ -71,11 +86,11 @@ const INTENT = [
 console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}`);
 console.log("\n(3) large outputs: core throughput vs decode + sha256 of the same bytes (median of 7)");
 console.log("case                                 size MB   core ms   core MB/s   floor ms   core/floor   +intent ms   +intent/floor");
-for (const { name, kind, text } of cases) {
+for (const { name, kind, text, argsJson } of cases) {
   const bytes = Buffer.from(text);
   const options = { budgetTokens: 2000, maxViewBytes: 50 * 1024, counter, resultId: "r_bench", view: "" };
-  const core = time(() => projectResult(input(kind, text), options));
-  const withIntent = time(() => projectResult(input(kind, text), { ...options, intent: INTENT }));
+  const core = time(() => projectResult(input(kind, text, argsJson), options));
+  const withIntent = time(() => projectResult(input(kind, text, argsJson), { ...options, intent: INTENT }));
   const floor = time(() => {
     new TextDecoder().decode(bytes);
     createHash("sha256").update(bytes).digest("hex");
@@ -89,18 +104,18 @@ for (const { name, kind, text } of cases) {
 console.log("\n(4) small outputs (< 64 KB): median per-call cost");
 console.log("size KB   kind              core ms   floor ms   core/floor   +intent ms   +intent/floor");
 for (const kilobytes of [4, 16, 48]) {
-  for (const { kind, text } of cases) {
+  for (const { kind, text, argsJson, short } of cases) {
     const slice = text.slice(0, kilobytes * 1024);
     const bytes = Buffer.from(slice);
     const options = { budgetTokens: 500, maxViewBytes: 50 * 1024, counter, resultId: "r_bench", view: "" };
-    const core = time(() => projectResult(input(kind, slice), options), 21);
-    const withIntent = time(() => projectResult(input(kind, slice), { ...options, intent: INTENT }), 21);
+    const core = time(() => projectResult(input(kind, slice, argsJson), options), 21);
+    const withIntent = time(() => projectResult(input(kind, slice, argsJson), { ...options, intent: INTENT }), 21);
     const floor = time(() => {
       new TextDecoder().decode(bytes);
       createHash("sha256").update(bytes).digest("hex");
     }, 21);
     console.log(
-      `${String(kilobytes).padStart(7)}   ${kind.padEnd(16)} ${core.toFixed(3).padStart(8)} ${floor.toFixed(3).padStart(10)} ${(core / floor).toFixed(1).padStart(12)} ${withIntent.toFixed(3).padStart(12)} ${(withIntent / floor).toFixed(1).padStart(15)}`,
+      `${String(kilobytes).padStart(7)}   ${(short ?? kind).padEnd(16)} ${core.toFixed(3).padStart(8)} ${floor.toFixed(3).padStart(10)} ${(core / floor).toFixed(1).padStart(12)} ${withIntent.toFixed(3).padStart(12)} ${(withIntent / floor).toFixed(1).padStart(15)}`,
     );
   }
 }

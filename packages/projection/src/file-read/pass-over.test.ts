@@ -80,8 +80,8 @@ describe("docstringsNearEnds()", () => {
     assert.equal(all.length, 100);
     assert.deepEqual(docstringsNearEnds(lines, 1000, true), all, "a file within reach of both ends is looked through whole");
     const near = docstringsNearEnds(lines, 50, true);
-    // 4 lines a token: the first and last 200 lines, 20 functions at each end.
-    assert.deepEqual(near, [...all.slice(0, 20), ...all.slice(80)]);
+    // 2 lines a token: the first and last 100 lines, 10 functions at each end.
+    assert.deepEqual(near, [...all.slice(0, 10), ...all.slice(90)]);
     assert.deepEqual(longDocstrings(lines, 200, 400), all.slice(20, 40));
   });
 });

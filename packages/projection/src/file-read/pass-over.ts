@@ -9,8 +9,9 @@ export interface Span {
 }
 
 // How many lines from each end of a file are looked through for docstrings, per token of the budget: a head
-// or tail walks past at most one line of code per token, so docstrings further in are never reached.
-const LINES_PER_TOKEN = 4;
+// or tail walks past at most one line of code a token, and the docstrings between them — twice that reaches
+// as far as any walk does but in a file whose docstrings outweigh its code (whose further ones stay in view).
+const LINES_PER_TOKEN = 2;
 
 /**
  * The long docstrings (see longDocstrings) a Python file's head and tail may pass over: those of the
