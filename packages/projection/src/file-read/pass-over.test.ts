@@ -7,12 +7,20 @@ import { splitLines } from "../split-lines.js";
 import { checkLineView, lineViewOf } from "../testing/check-line-view.js";
 import { shellResult } from "../testing/shell-result.js";
 import { createTokenCounter } from "../token-counter.js";
+import { declarationsOf } from "./declaration-map.js";
 import { docstringsNearEnds, endPassingOver, linesBetween, type Span } from "./pass-over.js";
 
 const counter = createTokenCounter();
 const RESULT_ID = "r_abcdefghijklmnopqrstuvwxyz012345";
 const asText = (rows: readonly string[]): string => rows.map((row) => `${row}\n`).join("");
 const numbered = (rows: readonly string[]): string => rows.map((row, index) => `${String(index + 1).padStart(6)}\t${row}\n`).join("");
+// The `def` and `class` lines of a Python file's lines, as the file-read projector finds them.
+const definitionsOf = (lines: readonly string[], isNumbered = false): number[] => declarationsOf(lines, "m.py", isNumbered).map(({ index }) => index);
+// Every long docstring of a file read from its top.
+const docstringsOf = (lines: readonly string[], isNumbered = false): Span[] => longDocstrings(lines, definitionsOf(lines, isNumbered), true);
+// A walk's blocks as [start, end, take].
+const ranges = (blocks: ReadonlyArray<{ start: number; end: number; take: string }>): Array<[number, number, string]> =>
+  blocks.map(({ start, end, take }) => [start, end, take]);
 const prose = (count: number, indent = ""): string[] =>
   Array.from({ length: count }, (_, index) => `${indent}The separability of compound models, paragraph ${String(index)} of the narrative.`);
 
@@ -41,25 +49,25 @@ const MODULE = [
 
 describe("longDocstrings()", () => {
   it("finds the module's docstring after comments and blank lines, and each definition's, in plain and numbered reads", () => {
-    const spans = longDocstrings(splitLines(asText(MODULE)));
+    const spans = docstringsOf(splitLines(asText(MODULE)));
     assert.deepEqual(spans, [
       { start: 2, end: 18 },
       { start: 22, end: 44 },
     ]);
-    assert.deepEqual(longDocstrings(splitLines(numbered(MODULE))), spans);
+    assert.deepEqual(docstringsOf(splitLines(numbered(MODULE)), true), spans);
   });
 
   it("passes over no short, one-line, unclosed or misplaced string", () => {
     const short = ['"""Short.', "Two lines.", '"""', "x = 1"];
-    assert.deepEqual(longDocstrings(short), []);
+    assert.deepEqual(docstringsOf(short), []);
     const oneLine = ['"""One line."""', ...prose(8)];
-    assert.deepEqual(longDocstrings(oneLine), []);
+    assert.deepEqual(docstringsOf(oneLine), []);
     const afterCode = ["x = 1", '"""', ...prose(8), '"""'];
-    assert.deepEqual(longDocstrings(afterCode), [], "a string after the first statement is no module docstring");
+    assert.deepEqual(docstringsOf(afterCode), [], "a string after the first statement is no module docstring");
     const unclosed = ["def f():", '    """Opens', ...prose(10, "    ")];
-    assert.deepEqual(longDocstrings(unclosed), []);
+    assert.deepEqual(docstringsOf(unclosed), []);
     const exact = ['"""', ...prose(MIN_DOCSTRING_LINES - 2), '"""'];
-    assert.deepEqual(longDocstrings(exact), [{ start: 0, end: MIN_DOCSTRING_LINES }]);
+    assert.deepEqual(docstringsOf(exact), [{ start: 0, end: MIN_DOCSTRING_LINES }]);
   });
 });
 
@@ -76,13 +84,21 @@ describe("docstringsNearEnds()", () => {
       "    return a + b",
     ]).flat();
     const lines = splitLines(asText(rows));
-    const all = longDocstrings(lines);
+    const definitions = definitionsOf(lines);
+    const all = longDocstrings(lines, definitions, true);
     assert.equal(all.length, 100);
-    assert.deepEqual(docstringsNearEnds(lines, 1000, true), all, "a file within reach of both ends is looked through whole");
-    const near = docstringsNearEnds(lines, 50, true);
+    assert.deepEqual(docstringsNearEnds(lines, definitions, 1000, true), all, "a file within reach of both ends is looked through whole");
+    const near = docstringsNearEnds(lines, definitions, 50, true);
     // 2 lines a token: the first and last 100 lines, 10 functions at each end.
     assert.deepEqual(near, [...all.slice(0, 10), ...all.slice(90)]);
-    assert.deepEqual(longDocstrings(lines, 200, 400), all.slice(20, 40));
+    assert.deepEqual(
+      longDocstrings(
+        lines,
+        definitions.filter((index) => index >= 200 && index < 400),
+        false,
+      ),
+      all.slice(20, 40),
+    );
   });
 });
 
@@ -95,24 +111,18 @@ describe("endPassingOver()", () => {
 
   it("walks the head and the tail around the spans, each one gap", () => {
     const head = endPassingOver(lines, spans, 1, 10_000, 20, counter);
-    assert.deepEqual(
-      head.blocks.map(({ start, end, take }) => [start, end, take]),
-      [
-        [0, 5, "head"],
-        [15, 40, "head"],
-        [50, 60, "head"],
-      ],
-    );
+    assert.deepEqual(ranges(head.blocks), [
+      [0, 5, "head"],
+      [15, 40, "head"],
+      [50, 60, "head"],
+    ]);
     assert.equal(head.end, 60);
     const tail = endPassingOver(lines, spans, -1, 10_000, 20, counter);
-    assert.deepEqual(
-      tail.blocks.map(({ start, end, take }) => [start, end, take]),
-      [
-        [50, 60, "tail"],
-        [15, 40, "tail"],
-        [0, 5, "tail"],
-      ],
-    );
+    assert.deepEqual(ranges(tail.blocks), [
+      [50, 60, "tail"],
+      [15, 40, "tail"],
+      [0, 5, "tail"],
+    ]);
     assert.equal(tail.end, 0);
   });
 
@@ -204,7 +214,8 @@ describe("a Python file read's head and tail", () => {
       ...MODULE.slice(48, 200),
     ];
     const text = asText(part);
-    assert.deepEqual(longDocstrings(splitLines(text), 0, part.length, false), [{ start: 10, end: 20 }]);
+    const partLines = splitLines(text);
+    assert.deepEqual(longDocstrings(partLines, definitionsOf(partLines), false), [{ start: 10, end: 20 }]);
     const view = projectResult(shellResult(text, "sed -n '120,305p' astropy/modeling/separable.py"), options);
     assert.match(view.text, /total_7 = compute\(7\)/, "the code below the first line is the head's");
     assert.doesNotMatch(view.text, /paragraph 3 of/);

@@ -15,16 +15,14 @@ const LINES_PER_TOKEN = 2;
 
 /**
  * The long docstrings (see longDocstrings) a Python file's head and tail may pass over: those of the
- * definitions within `LINES_PER_TOKEN × budgetTokens` lines of either end, so a large file is not
- * looked through whole, and the module's when the lines start at the file's top (`atTop`). In line order,
- * not overlapping. Pure.
+ * `definitions` (their lines' indices, in line order) within `LINES_PER_TOKEN × budgetTokens` lines of
+ * either end, so a large file's are not all looked through, and the module's when the lines start at the
+ * file's top (`atTop`). In line order, not overlapping. Pure.
  */
-export function docstringsNearEnds(lines: readonly string[], budgetTokens: number, atTop: boolean): Span[] {
+export function docstringsNearEnds(lines: readonly string[], definitions: readonly number[], budgetTokens: number, atTop: boolean): Span[] {
   const reach = LINES_PER_TOKEN * Math.max(1, budgetTokens);
-  if (lines.length <= 2 * reach) return longDocstrings(lines, 0, lines.length, atTop);
-  const head = longDocstrings(lines, 0, reach, atTop);
-  const after = head.at(-1)?.end ?? 0;
-  return [...head, ...longDocstrings(lines, Math.max(after, lines.length - reach), lines.length)];
+  const near = lines.length <= 2 * reach ? definitions : definitions.filter((index) => index < reach || index >= lines.length - reach);
+  return longDocstrings(lines, near, atTop);
 }
 
 /**

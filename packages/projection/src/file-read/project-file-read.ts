@@ -84,7 +84,15 @@ export const projectFileRead: Projector = (input, context) => {
   // A Python file's head and tail pass its long docstrings over (each one gap), so their room goes to code.
   // A read of a part further down may start inside a string: only one from the top has a module docstring.
   const atTop = source.wholeFile || source.fileRange(0, 0)?.from === 1;
-  const passOver = outlineLanguageOf(source.path) === "python" ? docstringsNearEnds(lines, budgetTokens, atTop) : [];
+  const passOver =
+    outlineLanguageOf(source.path) === "python"
+      ? docstringsNearEnds(
+          lines,
+          declarationsOfFile().map(({ index }) => index),
+          budgetTokens,
+          atTop,
+        )
+      : [];
   const head = passOver.length > 0 ? endPassingOver(lines, passOver, 1, headTokens, gapTokens, counter) : undefined;
   const tail = passOver.length > 0 ? endPassingOver(lines, passOver, -1, tailTokens, gapTokens, counter) : undefined;
   const headEnd = head?.end ?? reachWithin(lines, 0, 1, headTokens, counter);

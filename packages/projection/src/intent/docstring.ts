@@ -27,42 +27,32 @@ export function docstringSpan(lines: readonly string[], def: number, bodyEnd: nu
   return longStringAt(lines, start, bodyEnd);
 }
 
-// A Python definition's first line (its docstring, if any, follows its signature).
-const DEFINITION = /^\s*(?:async\s+def|def|class)\s+\w/;
 // A line before a module's docstring: blank, or a comment (a licence, an encoding, a shebang).
 const BEFORE_MODULE_DOCSTRING = /^\s*(?:#.*)?$/;
 
 /**
  * The docstrings of a Python file's lines that take {@link MIN_DOCSTRING_LINES} lines or more, in order:
- * the module's (its first statement, after comments and blank lines) when `from` is 0 and `module` holds
- * (the lines start at the file's top: a read of a part further down may start inside a string), and those
- * of the definitions that start in [from, to) (see {@link docstringSpan}). Line-number prefixes of
- * numbered reads are ignored. Pure.
+ * the module's (its first statement, after comments and blank lines) when `module` holds (the lines start
+ * at the file's top: a read of a part further down may start inside a string), and those of the
+ * `definitions` (the indices of its `def` and `class` lines in line order, as declarationsOf finds them;
+ * see {@link docstringSpan}) that do not stand inside one already found. Line-number prefixes of numbered
+ * reads are ignored. Pure.
  */
-export function longDocstrings(lines: readonly string[], from = 0, to = lines.length, module = true): Array<{ start: number; end: number }> {
+export function longDocstrings(lines: readonly string[], definitions: Iterable<number>, module: boolean): Array<{ start: number; end: number }> {
   const spans: Array<{ start: number; end: number }> = [];
-  const top = module && from === 0;
-  let first = from;
-  while (top && first < to && BEFORE_MODULE_DOCSTRING.test(withoutNumberPrefix(lines[first] ?? "").trimEnd())) first++;
-  const opening = top ? longStringAt(lines, first, lines.length) : undefined;
+  let first = 0;
+  while (module && first < lines.length && BEFORE_MODULE_DOCSTRING.test(withoutNumberPrefix(lines[first] ?? "").trimEnd())) first++;
+  const opening = module ? longStringAt(lines, first, lines.length) : undefined;
   if (opening !== undefined) spans.push(opening);
-  for (let index = opening?.end ?? from; index < to; index++) {
-    if (!startsDefinition(lines[index] ?? "")) continue;
+  let after = opening?.end ?? 0;
+  for (const index of definitions) {
+    if (index < after) continue;
     const span = docstringSpan(lines, index, lines.length);
     if (span === undefined) continue;
     spans.push(span);
-    index = span.end - 1;
+    after = span.end;
   }
   return spans;
-}
-
-// Whether `line` opens a definition: only one whose first character is a, c, d or a digit (a numbered read) needs the pattern.
-function startsDefinition(line: string): boolean {
-  let index = 0;
-  while (line.charCodeAt(index) === 32 || line.charCodeAt(index) === 9) index++;
-  const first = line.charCodeAt(index);
-  if (first >= 48 && first <= 57) return DEFINITION.test(withoutNumberPrefix(line));
-  return (first === 97 || first === 99 || first === 100) && DEFINITION.test(line);
 }
 
 // The triple-quoted string opening on line `start` when it closes before `end` and takes MIN_DOCSTRING_LINES or more.
