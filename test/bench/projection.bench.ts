@@ -37,8 +37,7 @@ const root = new URL("../../", import.meta.url).pathname;
 const sh = (command: string) => execFileSync("bash", ["-c", command], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, cwd: root });
 // Python source that comes with every Node install: npm's copy of node-gyp ships gyp, in Python (a read of a
 // `.py` path passes its long docstrings over at the view's ends).
-const gypSources = sh(`ls "$(npm root -g)"/npm/node_modules/node-gyp/gyp/pylib/gyp/*.py 2>/dev/null || true`).trim();
-const pythonFile = gypSources === "" ? "" : sh(`cat ${gypSources.split("\n").join(" ")}`);
+const pythonFile = sh(`cat "$(npm root -g)"/npm/node_modules/node-gyp/gyp/pylib/gyp/*.py 2>/dev/null || true`);
 const cases: Array<{ name: string; kind: ResultKind; text: string; argsJson?: string; short?: string }> = [
   { name: "file read (typescript.js)", kind: "file_read", text: typescriptFile },
   ...(pythonFile === ""
