@@ -66,6 +66,39 @@ describe("@loupe/client against embedded Loupe", () => {
     }
   });
 
+  it("a Python file read whose view passes its long docstrings over: the same view twice, the docstrings omitted and every omitted line back (invariants 1, 3, 4)", async () => {
+    // A module docstring, then documented functions: the view's head passes the docstrings over to reach code.
+    const doc = (indent: string, name: string): string[] => [
+      `${indent}"""${name}.`,
+      ...Array.from({ length: 12 }, (_, line) => `${indent}Prose about ${name}, line ${String(line)}.`),
+      `${indent}"""`,
+    ];
+    const rows = [
+      ...doc("", "The module"),
+      "import os",
+      ...Array.from({ length: 80 }, (_, index) => [
+        `def fn_${String(index)}(value):`,
+        ...doc("    ", `fn_${String(index)}`),
+        `    return os.path.join(value, "${String(index)}")`,
+      ]).flat(),
+    ];
+    const sent = `${rows.join("\n")}\n`;
+    const request = {
+      sessionId: "sdk-py",
+      result: { toolName: "bash", argsJson: JSON.stringify({ command: "cat src/module.py" }), parts: [{ content: { case: "text" as const, value: sent } }] },
+    };
+    const first = await client.project(request);
+    const again = await client.project(request);
+    assert.ok(first.resultId !== "" && first.archived && first.omissions.length > 0);
+    assert.equal(textOf(again.parts), textOf(first.parts), "the same bytes for the same result");
+    const view = textOf(first.parts);
+    assert.ok(view.includes("\nimport os\n") && view.includes('return os.path.join(value, "0")'), "the head reaches code below the docstrings");
+    assert.ok(!view.includes("Prose about The module, line 5."), "the module's docstring is left to recovery");
+    for (const omission of first.omissions) {
+      assert.equal(await client.recoverAll(omission.continuationJson), linesOf(sent, omission.startLine ?? 0, omission.endLine ?? 0));
+    }
+  });
+
   it("fails a large project with deadline_exceeded when the deadline is tiny", async () => {
     const large = numberedLines(120_000, "slow");
     await assert.rejects(
