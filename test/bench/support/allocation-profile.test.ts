@@ -31,6 +31,11 @@ describe("allocation profile summaries", () => {
     const fill = summary.functions.find((line) => line.name === "fill allocate.mjs:2");
     assert.ok(fill !== undefined && fill.bytes > 0.5 * summary.totalBytes, `fill allocated most of ${String(summary.totalBytes)} bytes`);
     assert.ok(summary.chains.some((line) => line.name.startsWith("fill allocate.mjs:2  <-  outer allocate.mjs:3")));
-    assert.equal(summary.modules.find((line) => line.name === "allocate.mjs")?.bytes, fill.bytes);
+    // A sample can land in outer or the module's top level too: the module holds exactly its functions' bytes.
+    const inModule = summary.functions.filter((line) => line.name.includes(" allocate.mjs:"));
+    assert.equal(
+      summary.modules.find((line) => line.name === "allocate.mjs")?.bytes,
+      inModule.reduce((sum, line) => sum + line.bytes, 0),
+    );
   });
 });
