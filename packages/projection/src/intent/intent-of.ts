@@ -10,9 +10,13 @@ const cache = new WeakMap<ProjectorInput, { key: string; matches: IntentMatches 
  * Where the context's intent points in a projector's input (see
  * {@link matchIntent}); no matches without an intent. The intent is bounded
  * to MAX_INTENT_BYTES first, and the terms of the call's own arguments (the
- * file it reads, the pattern it searched for) are left out: the intent's
- * message names them because it made the call, not because a line of the
- * output matters more for holding them. Remembered per input object.
+ * file it reads, the pattern it searched for, and the dotted module names of a
+ * path it names: `astropy/modeling/separable.py` leaves out
+ * `astropy.modeling.separable` and `astropy.modeling`) are left out: the
+ * intent's message names them because it made the call, not because a line of
+ * the output matters more for holding them (in the file read, they are the
+ * file naming itself, mostly in its docstrings' examples). Remembered per input
+ * object.
  */
 export function intentMatchesOf(input: ProjectorInput, context: Pick<ProjectorContext, "intent">, options: MatchOptions = {}): IntentMatches {
   const intent = context.intent === undefined ? "" : boundIntent(context.intent);
@@ -25,11 +29,25 @@ export function intentMatchesOf(input: ProjectorInput, context: Pick<ProjectorCo
   return matches;
 }
 
-/** `terms` less those the call's arguments hold (as `intentTerms` finds them in the arguments' text values). */
+/** `terms` less those the call's arguments hold (as `intentTerms` finds them in the arguments' text values) and their paths' module names. */
 function termsBeyondArgs(terms: readonly IntentTerm[], args: Readonly<Record<string, unknown>>): IntentTerm[] {
   const values = Object.values(args).map((value) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "")));
   const text = boundIntent(values.join("\n"));
   if (text.trim() === "") return [...terms];
   const asked = new Set(intentTerms(text).map((term) => term.text));
+  for (const term of [...asked]) for (const name of modulesOfPath(term)) asked.add(name);
   return terms.filter((term) => !asked.has(term.text));
+}
+
+// A path's dotted module names: every run of two parts or more, so `/testbed/astropy/modeling/separable.py` gives
+// astropy.modeling.separable and astropy.modeling (and testbed.astropy…, which no intent writes).
+function modulesOfPath(path: string): string[] {
+  if (!path.includes("/")) return [];
+  const parts = path
+    .replace(/\.[A-Za-z]\w{0,7}$/, "")
+    .split("/")
+    .filter((part) => /^[A-Za-z_]\w*$/.test(part));
+  const names: string[] = [];
+  for (let start = 0; start < parts.length - 1; start++) for (let end = start + 2; end <= parts.length; end++) names.push(parts.slice(start, end).join("."));
+  return names;
 }

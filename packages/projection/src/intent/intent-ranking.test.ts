@@ -84,6 +84,24 @@ describe("intent ranking", () => {
     assert.ok(!found.some((term) => term.includes("config_loader")), found.join(" | "));
   });
 
+  it("nor are the module names of the file it reads (a docstring's `astropy.modeling` is the file naming itself)", () => {
+    const text = numbered(["from astropy.modeling.core import Model", '"""See astropy.modeling.separable for resolve_lookup."""', ...MODULE]);
+    const input: ProjectorInput = {
+      text,
+      lines: splitLines(text),
+      toolName: "bash",
+      args: { command: "cat /testbed/astropy/modeling/separable.py" },
+      isError: false,
+      exitCode: 0,
+      timedOut: false,
+      durationMs: undefined,
+    };
+    const intent = "from astropy.modeling.separable import separability_matrix gives the wrong resolve_lookup; astropy.modeling.core too";
+    const found = intentMatchesOf(input, { intent }).terms.map((term) => term.text);
+    assert.ok(found.includes("resolve_lookup") && found.includes("astropy.modeling.core"), found.join(" | "));
+    assert.ok(!found.includes("astropy.modeling") && !found.includes("astropy.modeling.separable"), found.join(" | "));
+  });
+
   it("views of a numbered module with any intent stay within budget, whole-lined, recoverable and the same each time", () => {
     const text = numbered(MODULE);
     const words = fc.constantFrom("resolve_lookup", "helper_48", "line 612", "lines 301-305", "340", "cache_fallback", "def", "value", "src/lookup.py", "😀");
