@@ -24,6 +24,18 @@ const MODULE = Array.from({ length: 900 }, (_, index) => {
   return index % 6 === 0 ? `def helper_${String(index)}(value):` : `    total_${String(index)} = value + ${String(index)}`;
 });
 
+// A projector's input for a `bash` call that ran `command` and printed `text`.
+const bashInput = (text: string, command: string): ProjectorInput => ({
+  text,
+  lines: splitLines(text),
+  toolName: "bash",
+  args: { command },
+  isError: false,
+  exitCode: 0,
+  timedOut: false,
+  durationMs: undefined,
+});
+
 describe("intent ranking", () => {
   it("a definition the intent names comes with its body, to where the indentation closes it", () => {
     const text = numbered(MODULE);
@@ -67,16 +79,7 @@ describe("intent ranking", () => {
 
   it("the call's own arguments (the file it reads) are not looked for in its output", () => {
     const text = numbered(["# config_loader.py: loads the settings", ...MODULE]);
-    const input: ProjectorInput = {
-      text,
-      lines: splitLines(text),
-      toolName: "bash",
-      args: { command: "nl -ba src/config_loader.py" },
-      isError: false,
-      exitCode: 0,
-      timedOut: false,
-      durationMs: undefined,
-    };
+    const input = bashInput(text, "nl -ba src/config_loader.py");
     const found = intentMatchesOf(input, { intent: "Let me read src/config_loader.py to find resolve_lookup.\n[bash] nl -ba src/config_loader.py" }).terms.map(
       (term) => term.text,
     );
@@ -86,16 +89,7 @@ describe("intent ranking", () => {
 
   it("nor are the module names of the file it reads (a docstring's `astropy.modeling` is the file naming itself)", () => {
     const text = numbered(["from astropy.modeling.core import Model", '"""See astropy.modeling.separable for resolve_lookup."""', ...MODULE]);
-    const input: ProjectorInput = {
-      text,
-      lines: splitLines(text),
-      toolName: "bash",
-      args: { command: "cat /testbed/astropy/modeling/separable.py" },
-      isError: false,
-      exitCode: 0,
-      timedOut: false,
-      durationMs: undefined,
-    };
+    const input = bashInput(text, "cat /testbed/astropy/modeling/separable.py");
     const intent = "from astropy.modeling.separable import separability_matrix gives the wrong resolve_lookup; astropy.modeling.core too";
     const found = intentMatchesOf(input, { intent }).terms.map((term) => term.text);
     assert.ok(found.includes("resolve_lookup") && found.includes("astropy.modeling.core"), found.join(" | "));
