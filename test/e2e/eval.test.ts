@@ -207,4 +207,50 @@ describe("loupe eval", () => {
       }
     },
   );
+
+  it("compares two runs' views output by output with eval-compare, and refuses a file that is not one", { timeout: 60_000 }, async () => {
+    const first = join(dir, "views-a.jsonl");
+    const replay = startLoupeProcess(["eval", "--corpus", join(dir, "fixture.jsonl.gz"), "--policy", "core,core:budget=1000", "--views", first], {});
+    assert.equal(await replay.exited, 0, replay.lines.slice(-20).join("\n"));
+    const records = (await readFile(first, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { policy: string; trajectory_id: string; step: number; in_view: number; view: string });
+    // The second run as a change would leave it: one view of `core` holding one item fewer.
+    const changed = records.findIndex((record) => record.policy === "core" && record.in_view > 0);
+    assert.ok(changed >= 0, "a view of core holds an item");
+    const second = join(dir, "views-b.jsonl");
+    const target = records[changed]!;
+    await writeFile(
+      second,
+      records
+        .map((record, index) => JSON.stringify(index === changed ? { ...record, in_view: record.in_view - 1, view: record.view + "x" } : record))
+        .join("\n") + "\n",
+    );
+    const compare = startLoupeProcess(["eval-compare", first, second], {});
+    assert.equal(await compare.exited, 0, compare.lines.join("\n"));
+    const row = (policy: string): string[] =>
+      compare.lines
+        .find((line) => line.startsWith(`${policy} `))
+        ?.trim()
+        .split(/ +/) ?? [];
+    assert.equal(row("core")[2], "1", compare.lines.join("\n"));
+    assert.deepEqual(row("core").slice(4, 7), ["0", "1", "-1"], compare.lines.join("\n"));
+    assert.equal(row("core:budget=1000")[2], "0", "nothing changed at 1,000 tokens");
+    assert.ok(
+      compare.lines.some((line) => line.startsWith(`  lost   ${target.trajectory_id} step ${String(target.step)} `)),
+      compare.lines.join("\n"),
+    );
+    const json = startLoupeProcess(["eval-compare", first, second, "--policy", "core", "--json"], {});
+    assert.equal(await json.exited, 0);
+    const parsed = JSON.parse(json.lines.find((line) => line.startsWith("{")) ?? "{}") as { comparisons: Array<{ policy: string; lost: number }> };
+    assert.deepEqual(parsed.comparisons, [{ ...parsed.comparisons[0], policy: "core", lost: 1 }]);
+    await writeFile(join(dir, "bad.jsonl"), JSON.stringify({ policy: "core" }) + "\n");
+    const bad = startLoupeProcess(["eval-compare", first, join(dir, "bad.jsonl")], {});
+    assert.equal(await bad.exited, 1);
+    assert.ok(
+      bad.lines.some((line) => line.includes("not a first-view record of loupe eval --views") && line.includes("line=1")),
+      bad.lines.join("\n"),
+    );
+  });
 });

@@ -12,6 +12,8 @@ export { runEval } from "./run-eval.js";
 export { resolvePolicies, needsLoupe, DEFAULT_POLICY_NAMES } from "./resolve-policies.js";
 export { formatReportTable, percent } from "./report-table.js";
 export { formatLongTable } from "./report-long.js";
+export { compareViews, formatViewComparison } from "./compare-views.js";
+export type { ComparedView, ViewComparison, ViewPair } from "./compare-views.js";
 export { blindComparisons, pairedDifference } from "./paired-difference.js";
 export type { BlindComparison, PairedDifference } from "./paired-difference.js";
 export { formatReportHtml } from "./report-html.js";

@@ -27,6 +27,8 @@ commands:
   eval          replay recorded trajectories under context policies: --corpus F… [--policy a,b] [--rule SPEC]…
                 [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE] [--views FILE];
                 --notes W[,W…] replays them as turns instead and scores the handover notes (docs/evaluation.md)
+  eval-compare  two runs' 'eval --views' files compared output by output (views changed, items gained and lost):
+                BEFORE AFTER [--policy a,b] [--show N] [--json]
   help          show this text
 
 Configuration comes from LOUPE_* environment variables (docs/configuration.md);
@@ -71,6 +73,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       return (await import("./views-command.js")).viewsCommand(argv.slice(1), env);
     case "eval":
       return (await import("./eval-command.js")).evalCommand(argv.slice(1), env);
+    case "eval-compare":
+      return (await import("./eval-compare-command.js")).evalCompareCommand(argv.slice(1));
     case "help":
     case "--help":
     case "-h":
