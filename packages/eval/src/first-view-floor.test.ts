@@ -14,11 +14,12 @@ const FILES = readdirSync(DATA)
   .filter((name) => name.endsWith(".jsonl.gz"))
   .map((name) => `${DATA}${name}`);
 
-// Evidence in the first view, over both splits, a point or two under what projector 0.9.5 keeps (57.1%,
-// 73.8% and 56.0%): a change to a projector that loses more than that fails here, and one that means to
-// trade items for something else lowers a floor in the same commit, saying why (docs/evaluation.md).
+// Evidence in the first view, over both splits, a point or two under what projector 0.9.6 keeps (57.1%,
+// 41.6%, 73.8% and 56.0%): a change to a projector that loses more than that fails here, and one that means
+// to trade items for something else lowers a floor in the same commit, saying why (docs/evaluation.md).
 const FLOORS: Readonly<Record<string, number>> = {
   core: 0.555,
+  "core:budget=1000": 0.4,
   "core:intent=on": 0.725,
   "core:intent=on,budget=1000": 0.545,
 };

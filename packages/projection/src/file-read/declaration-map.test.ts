@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { DEFAULT_SHARES } from "../projectors/projection-shares.js";
 import { splitLines } from "../split-lines.js";
 import { checkLineView } from "../testing/check-line-view.js";
 import { createTokenCounter } from "../token-counter.js";
@@ -113,7 +114,10 @@ describe("projectFileRead() with a map of omitted declarations", () => {
     // Bounded, whole lines, and the view plus its omissions rebuild the output: the map is one more header notice.
     checkLineView(text, view, context);
     const map = view.text.split("\n").find((line) => line.startsWith(DECLARATION_MAP_OPENING)) ?? "";
-    assert.ok(counter.count(map) <= 300, "at most its share (0.3) of the budget");
+    assert.ok(
+      counter.count(map) <= context.budgetTokens * DEFAULT_SHARES.fileRead.map,
+      `at most its share (${String(DEFAULT_SHARES.fileRead.map)}) of the budget`,
+    );
     const entries = [...map.matchAll(/(\d[\d,]*) def (handler_\d+)/g)];
     assert.ok(entries.length >= 20, map);
     // Line numbers are addresses, written as a gutter, sed and the continuations write them: plain digits.
@@ -126,6 +130,17 @@ describe("projectFileRead() with a map of omitted declarations", () => {
       const omission = view.omissions.find(({ startLine, endLine }) => startLine <= line && line <= endLine);
       assert.ok(omission, `a continuation reaches line ${String(line)}`);
     }
+  });
+
+  it("takes the smaller intentMap share when the intent's lines are in the view, which reach into the middle themselves", () => {
+    const mapOf = (text: string): string => text.split("\n").find((line) => line.startsWith(DECLARATION_MAP_OPENING)) ?? "";
+    const alone = mapOf(projectFileRead(input, context).text);
+    const guided = projectFileRead(input, { ...context, intent: "Why does handler_40 compute value_3 twice?" });
+    checkLineView(text, guided, context);
+    assert.ok(guided.text.includes("def handler_40("), "the intent's window is in the view");
+    const map = mapOf(guided.text);
+    assert.ok(counter.count(map) <= context.budgetTokens * DEFAULT_SHARES.fileRead.intentMap, map);
+    assert.ok(DEFAULT_SHARES.fileRead.intentMap < DEFAULT_SHARES.fileRead.map && counter.count(map) < counter.count(alone), `${map}\n${alone}`);
   });
 
   it("is left out with a zero share, and a view is the same bytes every time", () => {

@@ -40,7 +40,8 @@ const CONTEXT_AFTER = 20;
  * the agent read with its own tool (path + offset/limit, view_range,
  * start_line/end_line), that tool's call for the same lines. One notice line
  * first maps the declarations left out with their line numbers (see
- * declarationMapNotice; at most `fileRead.map` of the budget). Pure and
+ * declarationMapNotice; at most `fileRead.map` of the budget, `fileRead.intentMap` when the
+ * intent's lines are in the view). Pure and
  * deterministic.
  */
 export const projectFileRead: Projector = (input, context) => {
@@ -63,9 +64,12 @@ export const projectFileRead: Projector = (input, context) => {
   // The file's declarations, found once for the map and the outline (only when either is wanted).
   let found: Declaration[] | undefined;
   const declarationsOfFile = (): Declaration[] => (found ??= declarationsOf(lines, source.path, source.numbered));
+  // The intent's windows stand in for the outline, and share the middle with the map.
+  const guided = intent.chosen.length > 0;
   // The map of omitted declarations (one notice line) is kept room for before any line: at most its share.
-  const declarations = shares.map > 0 ? declarationsOfFile() : [];
-  const mapTokens = Math.floor(budgetTokens * shares.map);
+  const mapShare = guided ? shares.intentMap : shares.map;
+  const declarations = mapShare > 0 ? declarationsOfFile() : [];
+  const mapTokens = Math.floor(budgetTokens * mapShare);
   const numbering = mapNumbering(source, total);
   // A mask that keeps no line: what the map would name, or the intent's notice say, if every line were left out.
   const noneKept = new Uint8Array(total);
@@ -75,9 +79,8 @@ export const projectFileRead: Projector = (input, context) => {
     const notice = declarationMapNotice(omitted, noneKept, mapTokens, counter, numbering);
     return notice === "" ? 0 : counter.count(notice + "\n") + 2;
   };
-  // Outline, head and tail share what the intent's lines leave; the intent's windows stand in for the outline.
+  // Outline, head and tail share what the intent's lines leave.
   const room = Math.max(0, budgetTokens - gapTokens - intent.tokens - mapCost(declarations));
-  const guided = intent.chosen.length > 0;
   const outlineTokens = !guided && room >= FILE_READ_OUTLINE_MIN_GAPS * gapTokens ? Math.floor(room * shares.outline) : 0;
   const headTokens = Math.floor((room - outlineTokens) * (guided ? shares.intentHead : shares.head));
   const tailTokens = Math.floor((room - outlineTokens) * (guided ? 1 - shares.intentHead : shares.tail));

@@ -41,6 +41,8 @@ export interface ProjectionShares {
     readonly intentHead: number;
     /** Of the whole budget: the most the one-line map of omitted declarations may cost (see declarationMapNotice); 0 = no map. */
     readonly map: number;
+    /** The same when the intent's lines are in the view (they reach into the middle the map names); 0 = no map then. */
+    readonly intentMap: number;
   };
   /** Of the room after the header and one notice; the notices' shares are of the whole budget. */
   readonly search: {
@@ -94,7 +96,7 @@ export const DEFAULT_SHARES: ProjectionShares = Object.freeze({
     summaryBlockFallback: 0.3,
   }),
   generic: Object.freeze({ head: 0.4, tail: 0.2 }),
-  fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35, intentHead: 0.5, map: 0.3 }),
+  fileRead: Object.freeze({ outline: 0.25, head: 0.65, tail: 0.35, intentHead: 0.5, map: 0.4, intentMap: 0.3 }),
   search: Object.freeze({ head: 0.5, firstHits: 0.5, laterHits: 0.2, tail: 0.2, counts: 0.1, omittedFiles: 0.15 }),
   listing: Object.freeze({ head: 0.3, samples: 0.35, tail: 0.25, header: 0.1, map: 0.6 }),
   headTail: Object.freeze({ head: 0.65 }),
