@@ -17,20 +17,16 @@ const view = (policy: string, trajectory: string, step: number, inView: number, 
 
 describe("compareViews", () => {
   it("counts per policy the views that changed and the items each output gained or lost", () => {
-    const before = [
-      view("core", "t1", 1, 2, "a"),
-      view("core", "t1", 2, 3, "b"),
-      view("core", "t2", 1, 1, "c", { long: false }),
-      view("core", "t3", 1, 4, "same"),
-      view("blind", "t1", 1, 1, "x"),
+    // Each output: policy, trajectory, step, then items in view and the view's text before and after.
+    const outputs: ReadonlyArray<readonly [string, string, number, number, string, number, string, Partial<ComparedView>?]> = [
+      ["core", "t1", 1, 2, "a", 4, "a2"],
+      ["core", "t1", 2, 3, "b", 1, "b2"],
+      ["core", "t2", 1, 1, "c", 2, "c2", { long: false }],
+      ["core", "t3", 1, 4, "same", 4, "same"],
+      ["blind", "t1", 1, 1, "x", 1, "x"],
     ];
-    const after = [
-      view("core", "t1", 1, 4, "a2"),
-      view("core", "t1", 2, 1, "b2"),
-      view("core", "t2", 1, 2, "c2", { long: false }),
-      view("core", "t3", 1, 4, "same"),
-      view("blind", "t1", 1, 1, "x"),
-    ];
+    const before = outputs.map(([policy, trajectory, step, inView, text, , , extra]) => view(policy, trajectory, step, inView, text, extra));
+    const after = outputs.map(([policy, trajectory, step, , , inView, text, extra]) => view(policy, trajectory, step, inView, text, extra));
     const [core, blind] = compareViews(before, after);
     assert.deepEqual(
       { policy: core?.policy, outputs: core?.outputs, changed: core?.changed, gained: core?.gained, lost: core?.lost },
