@@ -12,6 +12,7 @@ import { isAppError } from "@loupe/errors";
 import type { EmbeddedLoupe } from "../support/embedded-loupe.js";
 import type { DistributedLoupe } from "../support/distributed-loupe.js";
 import { createEchoClient, startEchoProcess, type EchoClient, type EchoProcess } from "./support/echo-server.js";
+import { cpuMsOf } from "./support/proc-cpu.js";
 import { cell, median, quantile, since } from "./support/stats.js";
 import { realToolOutputs, sizedOutput } from "./support/tool-outputs.js";
 import { BENCH_AUTH, startBenchEmbedded, startBenchDistributed } from "./support/bench-loupes.js";
@@ -26,6 +27,9 @@ const LOUPES = (process.env["LOUPE_BENCH_TARGETS"] ?? "embedded,distributed,dire
 interface Round {
   /** Answered calls (shed ones not counted). */
   calls: number;
+  /** CPU milliseconds the target's server processes and this process (the callers) used in the round. */
+  serverCpuMs: number;
+  callersCpuMs: number;
   /** Calls shed by admission control. */
   shed: number;
   /** Calls that failed otherwise. */
@@ -42,8 +46,10 @@ const makers = outputs.map((output) => ({ toolName: output.toolName, text: sized
 let next = 0;
 
 /** Runs CALLERS callers, each calling `call` back to back until `durationMs` is over. */
-async function load(call: (text: string, toolName: string) => Promise<unknown>, durationMs: number): Promise<Round> {
-  const round: Round = { calls: 0, shed: 0, errors: 0, archived: 0, bytes: 0, seconds: 0, latencies: [] };
+async function load(call: (text: string, toolName: string) => Promise<unknown>, durationMs: number, pids: readonly number[] = []): Promise<Round> {
+  const round: Round = { calls: 0, serverCpuMs: 0, callersCpuMs: 0, shed: 0, errors: 0, archived: 0, bytes: 0, seconds: 0, latencies: [] };
+  const serverCpuAtStart = cpuMsOf(pids);
+  const callersCpuAtStart = process.cpuUsage();
   const started = performance.now();
   const deadline = started + durationMs;
   await Promise.all(
@@ -72,6 +78,9 @@ async function load(call: (text: string, toolName: string) => Promise<unknown>, 
     }),
   );
   round.seconds = since(started) / 1000;
+  round.serverCpuMs = cpuMsOf(pids) - serverCpuAtStart;
+  const callersCpu = process.cpuUsage(callersCpuAtStart);
+  round.callersCpuMs = (callersCpu.user + callersCpu.system) / 1000;
   return round;
 }
 
@@ -90,20 +99,32 @@ try {
   echo = createEchoClient(`127.0.0.1:${String(echoServer.port)}`);
   const echoClient = echo;
   const targets: Record<string, Call> = { echo: (text: string) => echoClient.echo(Buffer.from(text)) };
-  if (LOUPES.includes("embedded")) targets["embedded"] = projectWith((embedded = await startBenchEmbedded()).client);
-  if (LOUPES.includes("distributed")) targets["distributed"] = projectWith((distributed = await startBenchDistributed()).client);
-  if (LOUPES.includes("direct-puts")) targets["direct-puts"] = projectWith((directPuts = await startBenchDistributed({ directPuts: true })).client);
+  // The processes serving each target, whose CPU a round reads from /proc (the S3, Redis and NATS servers aside).
+  const pids: Record<string, number[]> = { echo: [echoServer.pid] };
+  const loupePids = (loupe: DistributedLoupe): number[] => [loupe.gateway.child.pid ?? 0, loupe.archive.child.pid ?? 0];
+  if (LOUPES.includes("embedded")) {
+    targets["embedded"] = projectWith((embedded = await startBenchEmbedded()).client);
+    pids["embedded"] = [embedded.process.child.pid ?? 0];
+  }
+  if (LOUPES.includes("distributed")) {
+    targets["distributed"] = projectWith((distributed = await startBenchDistributed()).client);
+    pids["distributed"] = loupePids(distributed);
+  }
+  if (LOUPES.includes("direct-puts")) {
+    targets["direct-puts"] = projectWith((directPuts = await startBenchDistributed({ directPuts: true })).client);
+    pids["direct-puts"] = loupePids(directPuts);
+  }
   const rounds: Record<string, Round[]> = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (const call of Object.values(targets)) await load(call, WARMUP_MS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, call] of Object.entries(targets)) rounds[name]?.push(await load(call, ROUND_MS));
+    for (const [name, call] of Object.entries(targets)) rounds[name]?.push(await load(call, ROUND_MS, pids[name]));
   }
 
   console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${String(cpus().length)}, node ${process.version}, auth ${BENCH_AUTH}`);
   console.log(
     `(2) throughput: ${String(CALLERS)} concurrent callers, ${String(RESULT_BYTES / 1024)} KB results, median of ${String(ROUNDS)} rounds of ${String(ROUND_MS / 1000)} s`,
   );
-  console.log("target         calls/s      MB/s   p50 ms   p99 ms   calls/s vs echo   archived   shed   errors");
+  console.log("target         calls/s      MB/s   p50 ms   p99 ms   calls/s vs echo   archived   shed   errors   server CPU ms/call   callers CPU ms/call");
   const rate = (round: Round) => round.calls / round.seconds;
   const echoRate = median((rounds["echo"] ?? []).map(rate));
   for (const [name, done] of Object.entries(rounds)) {
@@ -115,8 +136,10 @@ try {
     const shed = done.reduce((sum, round) => sum + round.shed, 0);
     const errors = done.reduce((sum, round) => sum + round.errors, 0);
     const shedShare = `${((100 * shed) / Math.max(1, shed + calls)).toFixed(1)}%`;
+    const serverCpu = median(done.map((round) => round.serverCpuMs / Math.max(1, round.calls)));
+    const callersCpu = median(done.map((round) => round.callersCpuMs / Math.max(1, round.calls)));
     console.log(
-      `${name.padEnd(12)} ${cell(callsPerSecond, 9, 0)} ${cell(megabytesPerSecond, 9, 2)} ${cell(quantile(latencies, 0.5), 8)} ${cell(quantile(latencies, 0.99), 8)} ${cell(callsPerSecond / echoRate, 12, 3)}× ${archived.padStart(10)} ${shedShare.padStart(6)} ${String(errors).padStart(8)}`,
+      `${name.padEnd(12)} ${cell(callsPerSecond, 9, 0)} ${cell(megabytesPerSecond, 9, 2)} ${cell(quantile(latencies, 0.5), 8)} ${cell(quantile(latencies, 0.99), 8)} ${cell(callsPerSecond / echoRate, 12, 3)}× ${archived.padStart(10)} ${shedShare.padStart(6)} ${String(errors).padStart(8)} ${cell(serverCpu, 20, 2)} ${cell(callersCpu, 21, 2)}`,
     );
   }
 } finally {
