@@ -40,8 +40,8 @@ const CONTEXT_AFTER = 20;
  * the agent read with its own tool (path + offset/limit, view_range,
  * start_line/end_line), that tool's call for the same lines. One notice line
  * first maps the declarations left out with their line numbers (see
- * declarationMapNotice; at most `fileRead.map` of the budget, `fileRead.intentMap` when the
- * intent's lines are in the view). Pure and
+ * declarationMapNotice; at most `fileRead.map` of the budget, or
+ * `fileRead.intentMap` when the intent's lines are in the view). Pure and
  * deterministic.
  */
 export const projectFileRead: Projector = (input, context) => {
