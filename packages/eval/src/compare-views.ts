@@ -1,17 +1,9 @@
 import { AppError } from "@loupe/errors";
+import type { FirstViewRecord } from "./first-view-record.js";
 import { percent, textTable } from "./report-table.js";
 
-/** What a comparison reads of a `loupe eval --views` record (FirstViewRecord): `view` only for equality. */
-export interface ComparedView {
-  readonly policy: string;
-  readonly trajectory_id: string;
-  readonly step: number;
-  readonly output_kind: string;
-  readonly long: boolean;
-  readonly evidence: number;
-  readonly in_view: number;
-  readonly view: string;
-}
+/** What a comparison reads of a `loupe eval --views` record: `view` only for equality. */
+export type ComparedView = Pick<FirstViewRecord, "policy" | "trajectory_id" | "step" | "output_kind" | "long" | "evidence" | "in_view" | "view">;
 
 /** One output under one policy in two runs: the items its first view held in each. */
 export interface ViewPair {

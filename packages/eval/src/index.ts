@@ -7,7 +7,7 @@
  */
 
 // Running an evaluation.
-export { readCorpus, splitOf } from "./read-corpus.js";
+export { linesOf, readCorpus, splitOf } from "./read-corpus.js";
 export { runEval } from "./run-eval.js";
 export { resolvePolicies, needsLoupe, DEFAULT_POLICY_NAMES } from "./resolve-policies.js";
 export { formatReportTable, percent } from "./report-table.js";

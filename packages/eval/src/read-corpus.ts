@@ -15,7 +15,11 @@ export interface Corpus {
   readonly skipped: number;
 }
 
-function linesOf(path: string): AsyncIterable<string> {
+/**
+ * The lines of a `.jsonl` or `.jsonl.gz` file (gunzipped when the name ends in `.gz`), streamed; a file that
+ * cannot be read fails the iteration.
+ */
+export function linesOf(path: string): AsyncIterable<string> {
   const file = createReadStream(path);
   const stream: Readable = path.endsWith(".gz") ? file.pipe(createGunzip()) : file;
   file.on("error", (error) => stream.destroy(error));

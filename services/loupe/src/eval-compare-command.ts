@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
-import { compareViews, formatViewComparison, type ComparedView } from "@loupe/eval";
+import { compareViews, formatViewComparison, linesOf, type ComparedView } from "@loupe/eval";
 import { AppError } from "@loupe/errors";
 import { parseFlags } from "./parse-flags.js";
 
@@ -9,17 +7,15 @@ const NUMBER_FIELDS = ["step", "evidence", "in_view"] as const;
 const STRING_FIELDS = ["policy", "trajectory_id", "output_kind", "view"] as const;
 
 /**
- * The first views of a `loupe eval --views` file, each view's text kept as its SHA-256 (a comparison only
+ * The first views of a `loupe eval --views` file (gzipped when its name ends in `.gz`), each view's text kept as its SHA-256 (a comparison only
  * tells views apart), of `policies` only when given.
  * @throws AppError `invalid_argument` for a file that cannot be read or a line that is not such a record (its path and line number)
  */
 async function readViews(path: string, policies: ReadonlySet<string> | undefined): Promise<ComparedView[]> {
   const views: ComparedView[] = [];
-  const stream = createReadStream(path, { encoding: "utf8" });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let number = 0;
   try {
-    for await (const line of lines) {
+    for await (const line of linesOf(path)) {
       number++;
       if (line.trim() === "") continue;
       const where = `[path=${path}, line=${String(number)}]`;
@@ -47,9 +43,6 @@ async function readViews(path: string, policies: ReadonlySet<string> | undefined
     throw new AppError("invalid_argument", `views file cannot be read [path=${path}, reason=${error instanceof Error ? error.message : String(error)}]`, {
       cause: error,
     });
-  } finally {
-    lines.close();
-    stream.destroy();
   }
   return views;
 }
