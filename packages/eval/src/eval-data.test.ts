@@ -1,16 +1,11 @@
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { LONG_OUTPUT_CHARS } from "./long-totals.js";
 import { readCorpus, splitOf } from "./read-corpus.js";
+import { evalDataFiles } from "./testing/eval-data-files.js";
 
-// The long outputs committed with the project (packages/eval/data, see its README): what `loupe eval
-// --corpus packages/eval/data` reads in a clone without the development corpus beside it.
-const DATA = fileURLToPath(new URL("../data/", import.meta.url));
-const FILES = readdirSync(DATA)
-  .filter((name) => name.endsWith(".jsonl.gz"))
-  .map((name) => `${DATA}${name}`);
+// The long outputs committed with the project: what `loupe eval --corpus packages/eval/data` reads in a clone.
+const FILES = evalDataFiles();
 // Each replayed row is one call of its own trajectory, named after the recorded one and its step.
 const REPLAYED_ID = /^mini-swe-agent:.+\.traj\.json#replay:\d+$/;
 // A command's last word: an absolute path other than the tree's (/testbed).

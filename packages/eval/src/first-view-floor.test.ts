@@ -1,18 +1,14 @@
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
 import { before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { LongTotals } from "./long-totals.js";
 import { readCorpus } from "./read-corpus.js";
 import { resolvePolicies } from "./resolve-policies.js";
 import { runEval, type EvalReport } from "./run-eval.js";
+import { evalDataFiles } from "./testing/eval-data-files.js";
 
-// The long outputs committed with the project (packages/eval/data): 799 real outputs over 8,000 characters,
-// each with the next action a real agent took, so this runs in any clone.
-const DATA = fileURLToPath(new URL("../data/", import.meta.url));
-const FILES = readdirSync(DATA)
-  .filter((name) => name.endsWith(".jsonl.gz"))
-  .map((name) => `${DATA}${name}`);
+// The long outputs committed with the project: 799 real outputs over 8,000 characters, each with the next
+// action a real agent took, so this runs in any clone.
+const FILES = evalDataFiles();
 
 // Evidence in the first view, over both splits, a point or two under what projector 0.9.6 keeps (57.1%,
 // 41.6%, 73.8% and 56.0%): a change to a projector that loses more than that fails here, and one that means
