@@ -19,7 +19,7 @@ export interface CorePolicySpec {
 }
 
 // Names whose settings a comma-separated list may split off: core and Loupe policies, and blind and head cuts beside them.
-const JOINABLE = /^(?:(?:blind|head):)?(?:core|loupe)(?::|$)/;
+const JOINABLE = /^(?:(?:(?:blind|head):)?(?:core|loupe)|context-editing)(?::|$)/;
 
 /** Matches the names {@link parseCorePolicyName} takes (whether valid or not). */
 export const CORE_NAME = /^core(?::|$)/;
@@ -27,7 +27,7 @@ export const CORE_NAME = /^core(?::|$)/;
 const MAX_BUDGET_TOKENS = 1_000_000;
 
 // A core setting standing alone: `budget=N`, `intent=on`, `model=NAME` or `group.share=X`.
-const SETTING = /^(?:budget|intent|model|[A-Za-z]+\.[A-Za-z]+)=/;
+const SETTING = /^(?:budget|intent|model|trigger|keep|[A-Za-z]+\.[A-Za-z]+)=/;
 
 /**
  * Names as a comma-separated list gives them, with each core or Loupe
@@ -40,7 +40,7 @@ export function joinCoreSettings(names: readonly string[]): string[] {
   for (const name of names) {
     const previous = joined[joined.length - 1];
     if (previous !== undefined && JOINABLE.test(previous) && SETTING.test(name))
-      joined[joined.length - 1] = `${previous}${/(?:^|:)(?:core|loupe)$/.test(previous) ? ":" : ","}${name}`;
+      joined[joined.length - 1] = `${previous}${/(?:^|:)(?:core|loupe)$|^context-editing$/.test(previous) ? ":" : ","}${name}`;
     else joined.push(name);
   }
   return joined;

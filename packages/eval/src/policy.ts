@@ -39,4 +39,15 @@ export interface Policy {
   readonly name: string;
   /** `session` groups the calls of one trajectory (Loupe uses it); `context` is what the runtime knows (policies may ignore it). */
   view(row: CorpusRow, session: string, context?: ViewContext): Promise<PolicyView>;
+  /**
+   * Tokens carried across a task, for a policy that edits the history after the first views (context
+   * editing clears old results): `perStep[i]` is what result i added to it. Absent: every result stays
+   * as it arrived (`historyTokensOf`).
+   */
+  readonly historyTokens?: (perStep: readonly number[]) => number;
+  /**
+   * How many of the oldest results the history no longer holds when the next action is taken, given what each
+   * result so far — the one just returned last — added to it (`perStep`). Absent: none.
+   */
+  readonly clearedBefore?: (perStep: readonly number[]) => number;
 }

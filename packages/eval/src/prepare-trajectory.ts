@@ -1,5 +1,6 @@
 import type { TokenCounter } from "@loupe/projection";
 import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
+import { earlierEvidenceOf, type EarlierEvidenceItem } from "./earlier-evidence.js";
 import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
 import { intentOf, oracleIntentOf, recentIntentOf } from "./intent-of.js";
 import { kindOfRow } from "./kind-of-row.js";
@@ -11,6 +12,8 @@ export interface PreparedTrajectory {
     readonly row: CorpusRow;
     readonly outputTokens: number;
     readonly evidence: readonly EvidenceItem[];
+    /** Items of the next action drawn from earlier results only (see earlierEvidenceOf). */
+    readonly earlier: readonly EarlierEvidenceItem[];
     readonly intent: string;
     /** The task and the issuing message alone (`intent=recent`). */
     readonly recentIntent: string;
@@ -22,6 +25,7 @@ export interface PreparedTrajectory {
 
 /** Counts output tokens, finds evidence, the intent and the kind once per trajectory, for all policies. */
 export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter): PreparedTrajectory {
+  const outputs = trajectory.rows.map((row) => row.output);
   return {
     trajectory,
     rows: trajectory.rows.map((row, index) => {
@@ -33,6 +37,14 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
           nextAction: row.nextAction,
           output: row.output,
           outputAsSeen: row.outputAsSeen,
+          task: row.task,
+          argsText: argsText(row),
+          intent,
+        }),
+        earlier: earlierEvidenceOf({
+          nextAction: row.nextAction,
+          output: row.output,
+          earlierOutputs: outputs.slice(0, index),
           task: row.task,
           argsText: argsText(row),
           intent,

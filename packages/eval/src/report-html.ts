@@ -84,9 +84,9 @@ ${texts.join("\n")}
 function table(points: readonly Point[]): string {
   const rows = points.map(
     ({ policy, color, totals }) =>
-      `<tr><td><span style="color:${color}">●</span> ${escapeHtml(policy)}</td><td>${totals.historyTokens.toLocaleString("en-US")}</td><td>${totals.firstViewTokens.toLocaleString("en-US")}</td><td>${percent(totals.inView, totals.evidence)}</td><td>${percent(totals.cutInView, totals.cutEvidence)} of ${totals.cutEvidence.toLocaleString("en-US")}</td><td>${percent(totals.reachable, totals.evidence)}</td><td>${String(totals.recoveries)}</td></tr>`,
+      `<tr><td><span style="color:${color}">●</span> ${escapeHtml(policy)}</td><td>${totals.historyTokens.toLocaleString("en-US")}</td><td>${totals.firstViewTokens.toLocaleString("en-US")}</td><td>${percent(totals.inView, totals.evidence)}</td><td>${percent(totals.cutInView, totals.cutEvidence)} of ${totals.cutEvidence.toLocaleString("en-US")}</td><td>${percent(totals.reachable, totals.evidence)}</td><td>${String(totals.recoveries)}</td><td>${percent(totals.earlierInHistory, totals.earlierEvidence)} of ${totals.earlierEvidence.toLocaleString("en-US")}</td></tr>`,
   );
-  return `<table><thead><tr><th>policy</th><th>tokens carried</th><th>first-view tokens</th><th>evidence in view</th><th>in view among cut outputs</th><th>reachable</th><th>recoveries</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table><thead><tr><th>policy</th><th>tokens carried</th><th>first-view tokens</th><th>evidence in view</th><th>in view among cut outputs</th><th>reachable</th><th>recoveries</th><th>earlier items in history</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 /** A table of text cells (escaped) under a caption; the first column left-aligned. */

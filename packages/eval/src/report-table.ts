@@ -31,6 +31,8 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
     "in view (cut)",
     "reachable",
     "recoveries",
+    "earlier items",
+    "in history",
   ];
   const body = rows.map(({ policy, totals }) => [
     policy,
@@ -45,6 +47,8 @@ function section(title: string, rows: ReadonlyArray<{ policy: string; totals: To
     percent(totals.cutInView, totals.cutEvidence),
     percent(totals.reachable, totals.evidence),
     number(totals.recoveries),
+    number(totals.earlierEvidence),
+    percent(totals.earlierInHistory, totals.earlierEvidence),
   ]);
   const first = rows[0]?.totals;
   const facts = first === undefined ? "" : ` (${number(first.trajectories)} trajectories, ${number(first.steps)} calls)`;

@@ -29,6 +29,8 @@ const report: EvalReport = {
         cutOutputs: 1,
         cutEvidence: 4,
         cutInView: 2,
+        earlierEvidence: 5,
+        earlierInHistory: 3,
       }),
       bySystem: { "sys<a>": totals({ historyTokens: 250, evidence: 8, inView: 6, reachable: 7 }) },
       byTrajectory: [],
@@ -51,10 +53,10 @@ describe("formatReportTable()", () => {
     assert.match(table, /\nsys<a> \(1 trajectories, 4 calls\)\n/);
     assert.match(
       table,
-      /\npolicy +tokens carried +vs none +first-view tokens +cut +saved +evidence +in view +cut items +in view \(cut\) +reachable +recoveries\n/,
+      /\npolicy +tokens carried +vs none +first-view tokens +cut +saved +evidence +in view +cut items +in view \(cut\) +reachable +recoveries +earlier items +in history\n/,
     );
-    assert.match(table, /\nnone +1,000 +100\.0% +400 +0 +0 +8 +100\.0% +0 +- +100\.0% +0\n/);
-    assert.match(table, /\nloupe +250 +25\.0% +100 +1 +0 +8 +75\.0% +4 +50\.0% +87\.5% +1\n/);
+    assert.match(table, /\nnone +1,000 +100\.0% +400 +0 +0 +8 +100\.0% +0 +- +100\.0% +0 +0 +-\n/);
+    assert.match(table, /\nloupe +250 +25\.0% +100 +1 +0 +8 +75\.0% +4 +50\.0% +87\.5% +1 +5 +60\.0%\n/);
   });
 });
 
@@ -66,6 +68,7 @@ describe("formatReportHtml()", () => {
     assert.ok(html.includes("sys&#60;a&#62;") && !html.includes("sys<a>"));
     assert.ok(html.includes("<title>loupe: 250 tokens carried, 75.0% in view, 87.5% reachable</title>"));
     assert.ok(html.includes("<th>in view among cut outputs</th>") && html.includes("<td>50.0% of 4</td>"));
+    assert.ok(html.includes("<th>earlier items in history</th>") && html.includes("<td>60.0% of 5</td>"));
     assert.ok(!html.includes("Against the blind cut"), "no comparison without a blind policy");
   });
 

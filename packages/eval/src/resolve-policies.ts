@@ -2,6 +2,7 @@ import type { LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
 import { createTokenCounter } from "@loupe/projection";
 import { createBlindPolicy, createHeadPolicy } from "./blind-policy.js";
+import { CONTEXT_EDITING_NAME, createContextEditingPolicy, parseContextEditingName } from "./context-editing-policy.js";
 import { createCutRulePolicy, parseRuleSpec, SEED_RULE } from "./cut-rule-policy.js";
 import { createCorePolicy } from "./core-policy.js";
 import { createLoupePolicy } from "./loupe-policy.js";
@@ -47,6 +48,7 @@ export function needsLoupe(names: readonly string[]): boolean {
 
 const KNOWN = [
   ...Object.keys(LOCAL),
+  "context-editing:trigger=N,keep=K",
   "loupe",
   "loupe:budget=N,intent=on",
   "core",
@@ -62,18 +64,19 @@ function policyNamed(name: string, client: LoupeClient | undefined): Policy {
   if (local !== undefined) return local;
   if (name === "blind" || name.startsWith(BLIND_PREFIX)) {
     const reference = name === "blind" ? "core" : name.slice(BLIND_PREFIX.length);
-    if (reference.startsWith(BLIND_PREFIX) || LOCAL[reference] !== undefined)
+    if (reference.startsWith(BLIND_PREFIX) || LOCAL[reference] !== undefined || CONTEXT_EDITING_NAME.test(reference))
       throw new AppError("invalid_argument", `blind takes a core or loupe policy [policy=${name}]`);
     const counter = createTokenCounter("o200k_base");
     return createBlindPolicy(policyNamed(reference, client), (text) => counter.count(text));
   }
   if (name.startsWith(HEAD_PREFIX)) {
     const reference = name.slice(HEAD_PREFIX.length);
-    if (withoutCutPrefix(reference) !== reference || LOCAL[reference] !== undefined)
+    if (withoutCutPrefix(reference) !== reference || LOCAL[reference] !== undefined || CONTEXT_EDITING_NAME.test(reference))
       throw new AppError("invalid_argument", `head takes a core or loupe policy [policy=${name}]`);
     const counter = createTokenCounter("o200k_base");
     return createHeadPolicy(policyNamed(reference, client), (text) => counter.count(text));
   }
+  if (CONTEXT_EDITING_NAME.test(name)) return createContextEditingPolicy(parseContextEditingName(name));
   if (CORE_NAME.test(name)) {
     const spec = parseCorePolicyName(name);
     return createCorePolicy({ name: spec.name, budgetTokens: spec.budgetTokens, shares: spec.shares, intent: spec.intent, model: spec.model });

@@ -112,6 +112,8 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
       recoveries: 0,
       cutEvidence: 0,
       cutInView: 0,
+      earlierEvidence: 0,
+      earlierInHistory: 0,
       long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0, names: 0, namesInView: 0 },
       longByKind: {},
     });
@@ -135,6 +137,8 @@ describe("scoreTrajectory() on a 3-step trajectory", () => {
       recoveries: 2,
       cutEvidence: 2,
       cutInView: 0,
+      earlierEvidence: 0,
+      earlierInHistory: 0,
       long: { outputs: 0, viewTokens: 0, evidence: 0, inView: 0, reachable: 0, names: 0, namesInView: 0 },
       longByKind: {},
     });
@@ -240,5 +244,28 @@ describe("runEval()", () => {
       ["t2", "first-line", 1, "load_config ok", 2, 2, 0],
     ]);
     assert.equal(report.trajectories, 2);
+  });
+});
+
+describe("scoreTrajectory() on items taken from older results", () => {
+  it("counts one as in history when an older result's first view or recovery answer holds it", async () => {
+    const older: Trajectory = {
+      agentSystem: "fixture",
+      id: "t3",
+      rows: [
+        row(1, "load_config ok\nstatus_code 500\nretry_count 7", "The status_code was 500"),
+        row(2, "run_tests passed", "Now load_config and retry_count"),
+      ],
+    };
+    const prepared = prepareTrajectory(older, words);
+    assert.deepEqual(
+      prepared.rows.map((one) => one.earlier.map((item) => item.text).sort()),
+      [[], ["load_config", "retry_count"]],
+    );
+    // first-line keeps `load_config ok` in view; its recovery answered the status_code line, not retry_count's.
+    const cut = await scoreTrajectory(prepared, firstLine, words);
+    assert.deepEqual([cut.earlierEvidence, cut.earlierInHistory], [2, 1]);
+    const whole = await scoreTrajectory(prepared, nonePolicy, words);
+    assert.deepEqual([whole.earlierEvidence, whole.earlierInHistory], [2, 2]);
   });
 });

@@ -36,6 +36,13 @@ export interface Totals {
   cutEvidence: number;
   /** Of {@link Totals.cutEvidence}, the items present in the first view. */
   cutInView: number;
+  /** Items of next actions drawn from earlier results only (see earlierEvidenceOf). */
+  earlierEvidence: number;
+  /**
+   * Of {@link Totals.earlierEvidence}, the items the history still holds when the next action is taken: in
+   * the first view (or a recovery's answer) of an earlier result the policy has not cleared since.
+   */
+  earlierInHistory: number;
   /** Outputs longer than LONG_OUTPUT_CHARS (8,000 characters), cut or not: all of them, and per kind. */
   long: LongTotals;
   longByKind: Record<string, LongTotals>;
@@ -58,6 +65,8 @@ export function emptyTotals(): Totals {
     recoveries: 0,
     cutEvidence: 0,
     cutInView: 0,
+    earlierEvidence: 0,
+    earlierInHistory: 0,
     long: emptyLongTotals(),
     longByKind: {},
   };
@@ -85,6 +94,11 @@ export function historyTokensOf(perStep: readonly number[]): number {
   return total;
 }
 
+/** Whether what an earlier result left in the history (undefined view: the output whole) holds `text`. */
+function holds(result: { view: string | undefined; answers: string } | undefined, text: string): boolean {
+  return result !== undefined && (result.view === undefined || result.view.includes(text) || result.answers.includes(text));
+}
+
 /** What {@link scoreTrajectory} tells as it goes. */
 export interface ScoreObservers {
   /** Every evidence item a first view left out (see EvidenceMiss). */
@@ -104,8 +118,10 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
   const { onMiss, onView } = observers;
   const totals = emptyTotals();
   const perStep: number[] = [];
+  // What each earlier result left in the history: its first view (undefined when whole) and its recoveries' answers.
+  const carried: Array<{ view: string | undefined; answers: string }> = [];
   const session = `${policy.name}|${prepared.trajectory.agentSystem}|${prepared.trajectory.id}`;
-  for (const { row, outputTokens, evidence, intent, recentIntent, oracleIntent, kind } of prepared.rows) {
+  for (const { row, outputTokens, evidence, earlier, intent, recentIntent, oracleIntent, kind } of prepared.rows) {
     const view = await policy.view(row, session, { intent, recentIntent, oracleIntent });
     const whole = view.firstView === row.output;
     const firstViewTokens = whole ? outputTokens : counter.count(view.firstView);
@@ -117,6 +133,7 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
       bucket.evidence += evidence.length;
     }
     let recoveryTokens = 0;
+    let answers = "";
     let inView = 0;
     for (const item of evidence) {
       totals.evidence++;
@@ -141,6 +158,7 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
       }
       const recovery = await view.recover(item.text);
       recoveryTokens += counter.count(recovery.answer);
+      answers += `${recovery.answer}\n`;
       onMiss?.(missOf(item, recovery.found));
       if (!recovery.found) continue;
       totals.reachable++;
@@ -155,8 +173,15 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
     if (!whole) totals.cutOutputs++;
     if (view.saved) totals.savedOutputs++;
     perStep.push(firstViewTokens + recoveryTokens);
+    carried.push({ view: whole ? undefined : view.firstView, answers });
+    // The next action is taken with this result in the history too: what the policy clears counts it.
+    const cleared = policy.clearedBefore?.(perStep) ?? 0;
+    for (const item of earlier) {
+      totals.earlierEvidence++;
+      if (item.steps.some((step) => step >= cleared && holds(carried[step], item.text))) totals.earlierInHistory++;
+    }
   }
   totals.trajectories = 1;
-  totals.historyTokens = historyTokensOf(perStep);
+  totals.historyTokens = policy.historyTokens?.(perStep) ?? historyTokensOf(perStep);
   return totals;
 }
