@@ -48,6 +48,14 @@ describe("the fast piece counters", () => {
       );
     });
 
+    it(`${encoding}: count as the library counts on short ASCII runs (control characters, NUL and DEL among them)`, () => {
+      const ascii = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code)), maxLength: 24 });
+      fc.assert(
+        fc.property(ascii, (text) => fast.count(text) === library.count(text)),
+        { numRuns: 2000 },
+      );
+    });
+
     it(`${encoding}: within answers the count when it is within the limit, else false — as the library`, () => {
       fc.assert(
         fc.property(toolText, fc.nat({ max: 200 }), (text, limit) => fast.within(text, limit) === library.within(text, limit)),

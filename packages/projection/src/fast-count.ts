@@ -1,4 +1,5 @@
 import o200k, { countTokens as countO200k, isWithinTokenLimit as withinO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { asciiPieces, IN_VOCABULARY, NOT_IN_VOCABULARY, type AsciiPieces } from "./ascii-pieces.js";
 import cl100k, { countTokens as countCl100k, isWithinTokenLimit as withinCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 
 /** Counting with one encoding: exact, and `within` stops past the limit. */
@@ -48,9 +49,11 @@ function fastCounter(core: EncoderCore): PieceCounter {
   const sticky = new RegExp(core.tokenSplitRegex.source, `${flags}y`);
   const split = new RegExp(core.tokenSplitRegex.source, `${flags}g`);
   const ranks = core.bytePairStringRankEncoder;
+  // Built at the first count (2 MiB; a process that never counts, such as the archive, does not pay for it).
+  let ascii: AsciiPieces | undefined;
   const merged = new Map<string, number>();
-  const piece = (text: string): number => {
-    if (ranks.has(text)) return 1;
+  // The count of a piece outside the vocabulary.
+  const mergedCount = (text: string): number => {
     let tokens = merged.get(text);
     if (tokens === undefined) {
       tokens = core.bytePairMerge(core.textEncoder.encode(text)).length;
@@ -60,6 +63,7 @@ function fastCounter(core: EncoderCore): PieceCounter {
     return tokens;
   };
   const within = (text: string, limit: number): number | false => {
+    const pieces = (ascii ??= asciiPieces(ranks.keys()));
     let total = 0;
     // Every alternative of both encodings' patterns consumes a character: each piece ends past where it starts.
     for (let start = 0, end = 0; start < text.length; start = end) {
@@ -72,7 +76,13 @@ function fastCounter(core: EncoderCore): PieceCounter {
         start = match.index;
         end = split.lastIndex;
       }
-      total += piece(text.slice(start, end));
+      // Nine pieces in ten are short ASCII pieces, looked up without a string of their own.
+      const known = pieces.lookup(text, start, end);
+      if (known === IN_VOCABULARY) total += 1;
+      else {
+        const found = text.slice(start, end);
+        total += known === NOT_IN_VOCABULARY || !ranks.has(found) ? mergedCount(found) : 1;
+      }
       if (total > limit) return false;
     }
     return total;
