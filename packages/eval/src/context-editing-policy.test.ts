@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import type { TokenCounter } from "@loupe/projection";
 import fc from "fast-check";
 import {
   CLEARED_PLACEHOLDER_TOKENS,
@@ -10,11 +9,11 @@ import {
   createContextEditingPolicy,
   parseContextEditingName,
 } from "./context-editing-policy.js";
-import type { CorpusRow, Trajectory } from "./corpus-row.js";
 import { prepareTrajectory } from "./prepare-trajectory.js";
 import { joinCoreSettings } from "./parse-core-policy.js";
 import { resolvePolicies } from "./resolve-policies.js";
 import { historyTokensOf, scoreTrajectory } from "./score-trajectory.js";
+import { fixtureRow, fixtureTrajectory, wordCounter } from "./testing/fixture-rows.js";
 import { nonePolicy } from "./vendor-policies.js";
 
 const invalid = (message: RegExp) => (error: unknown) => isAppError(error) && error.code === "invalid_argument" && message.test(error.message);
@@ -77,43 +76,16 @@ describe("parseContextEditingName()", () => {
   });
 });
 
-// One token per whitespace-separated word, so the figures can be worked out by hand.
-const words: TokenCounter = {
-  encoding: "o200k_base",
-  count: (text) => text.split(/\s+/).filter((word) => word !== "").length,
-  within: (text, limit) => (words.count(text) <= limit ? words.count(text) : false),
-};
-
-function row(step: number, output: string, nextAction: string): CorpusRow {
-  return {
-    agentSystem: "fixture",
-    trajectoryId: "t1",
-    step,
-    task: "",
-    tool: "bash",
-    args: { command: "run" },
-    output,
-    outputAsSeen: output,
-    exitCode: 0,
-    isError: false,
-    nextAction,
-    previousAction: "",
-    earlierActions: [],
-    toolDetail: "",
-  };
-}
+const words = wordCounter;
+const row = fixtureRow;
 
 describe("a context-editing policy in scoreTrajectory()", () => {
-  const trajectory: Trajectory = {
-    agentSystem: "fixture",
-    id: "t1",
-    rows: [
-      row(1, "load_config ok\nstatus_code 500 seen", "The status_code was 500"), // 5 words
-      row(2, "run_tests passed", "run_tests passed, go on"), // 2 words
-      row(3, "done here now", "finish"), // 3 words
-      row(4, "last", "Back to load_config then"), // load_config: from result 1 only
-    ],
-  };
+  const trajectory = fixtureTrajectory("t1", [
+    row(1, "load_config ok\nstatus_code 500 seen", "The status_code was 500"), // 5 words
+    row(2, "run_tests passed", "run_tests passed, go on"), // 2 words
+    row(3, "done here now", "finish"), // 3 words
+    row(4, "last", "Back to load_config then"), // load_config: from result 1 only
+  ]);
   const prepared = prepareTrajectory(trajectory, words);
   const editing = createContextEditingPolicy(parseContextEditingName("context-editing:trigger=6,keep=1"));
 

@@ -9,27 +9,12 @@ import { intentOf } from "./intent-of.js";
 import { CLINE_LIMIT_CHARS, clinePolicy, deepAgentsPolicy } from "./peer-policies.js";
 import { prepareTrajectory } from "./prepare-trajectory.js";
 import { scoreTrajectory } from "./score-trajectory.js";
+import { fixtureRow } from "./testing/fixture-rows.js";
 
 const counter = createTokenCounter();
 
 function row(step: number, output: string, nextAction: string, fields: Partial<CorpusRow> = {}): CorpusRow {
-  return {
-    agentSystem: "fixture",
-    trajectoryId: "t1",
-    step,
-    task: "Fix parse_header",
-    tool: "bash",
-    args: { command: "cat src/app.py" },
-    output,
-    outputAsSeen: output,
-    exitCode: 0,
-    isError: false,
-    nextAction,
-    previousAction: "",
-    earlierActions: [],
-    toolDetail: "cat",
-    ...fields,
-  };
+  return fixtureRow(step, output, nextAction, { task: "Fix parse_header", args: { command: "cat src/app.py" }, toolDetail: "cat", ...fields });
 }
 
 // A file of 2,000 lines whose line 1,200 holds what the next action uses.

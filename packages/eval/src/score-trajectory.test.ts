@@ -1,20 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { TokenCounter } from "@loupe/projection";
-import type { CorpusRow, Trajectory } from "./corpus-row.js";
+import type { Trajectory } from "./corpus-row.js";
 import type { EvidenceMiss } from "./evidence-miss.js";
 import type { Policy } from "./policy.js";
 import { runEval } from "./run-eval.js";
 import { prepareTrajectory } from "./prepare-trajectory.js";
 import { historyTokensOf, scoreTrajectory } from "./score-trajectory.js";
+import { fixtureRow, fixtureTrajectory, wordCounter } from "./testing/fixture-rows.js";
 import { nonePolicy } from "./vendor-policies.js";
 
-// One token per whitespace-separated word, so the figures can be worked out by hand.
-const words: TokenCounter = {
-  encoding: "o200k_base",
-  count: (text) => text.split(/\s+/).filter((word) => word !== "").length,
-  within: (text, limit) => (words.count(text) <= limit ? words.count(text) : false),
-};
+const words = wordCounter;
 
 // Keeps the first line; saved; a recovery answers the lines holding the evidence.
 const firstLine: Policy = {
@@ -30,24 +25,7 @@ const firstLine: Policy = {
   },
 };
 
-function row(step: number, output: string, nextAction: string): CorpusRow {
-  return {
-    agentSystem: "fixture",
-    trajectoryId: "t1",
-    step,
-    task: "",
-    tool: "bash",
-    args: { command: "run" },
-    output,
-    outputAsSeen: output,
-    exitCode: 0,
-    isError: false,
-    nextAction,
-    previousAction: "",
-    earlierActions: [],
-    toolDetail: "",
-  };
-}
+const row = fixtureRow;
 
 const trajectory: Trajectory = {
   agentSystem: "fixture",
@@ -249,14 +227,10 @@ describe("runEval()", () => {
 
 describe("scoreTrajectory() on items taken from older results", () => {
   it("counts one as in history when an older result's first view or recovery answer holds it", async () => {
-    const older: Trajectory = {
-      agentSystem: "fixture",
-      id: "t3",
-      rows: [
-        row(1, "load_config ok\nstatus_code 500\nretry_count 7", "The status_code was 500"),
-        row(2, "run_tests passed", "Now load_config and retry_count"),
-      ],
-    };
+    const older = fixtureTrajectory("t3", [
+      row(1, "load_config ok\nstatus_code 500\nretry_count 7", "The status_code was 500"),
+      row(2, "run_tests passed", "Now load_config and retry_count"),
+    ]);
     const prepared = prepareTrajectory(older, words);
     assert.deepEqual(
       prepared.rows.map((one) => one.earlier.map((item) => item.text).sort()),
