@@ -5,7 +5,7 @@ import fc from "fast-check";
 import {
   CLEARED_PLACEHOLDER_TOKENS,
   CONTEXT_EDITING_DEFAULTS,
-  clearedHistoryTokens,
+  contextEditingClears,
   createContextEditingPolicy,
   parseContextEditingName,
 } from "./context-editing-policy.js";
@@ -18,15 +18,18 @@ import { nonePolicy } from "./vendor-policies.js";
 
 const invalid = (message: RegExp) => (error: unknown) => isAppError(error) && error.code === "invalid_argument" && message.test(error.message);
 
-describe("clearedHistoryTokens()", () => {
+describe("historyTokensOf() with context editing's clearing", () => {
   it("carries every result whole until the history reaches the trigger, then the last `keep` and a placeholder for each other", () => {
     // Steps 1–3 would carry 10, 30 and 60 tokens; from step 2 the history holds 30 ≥ 25 tokens.
-    assert.equal(clearedHistoryTokens([10, 20, 30, 40], 100, 1), 10 + 30 + 60);
-    assert.equal(clearedHistoryTokens([10, 20, 30, 40], 25, 1), 10 + (20 + CLEARED_PLACEHOLDER_TOKENS) + (30 + 2 * CLEARED_PLACEHOLDER_TOKENS));
-    assert.equal(clearedHistoryTokens([10, 20, 30, 40], 25, 2), 10 + 30 + (20 + 30 + CLEARED_PLACEHOLDER_TOKENS));
-    assert.equal(clearedHistoryTokens([10, 20, 30, 40], 25, 0), 10 + 2 * CLEARED_PLACEHOLDER_TOKENS + 3 * CLEARED_PLACEHOLDER_TOKENS);
-    assert.equal(clearedHistoryTokens([], 25, 3), 0);
-    assert.equal(clearedHistoryTokens([500], 1, 3), 0);
+    assert.equal(historyTokensOf([10, 20, 30, 40], contextEditingClears(100, 1)), 10 + 30 + 60);
+    assert.equal(
+      historyTokensOf([10, 20, 30, 40], contextEditingClears(25, 1)),
+      10 + (20 + CLEARED_PLACEHOLDER_TOKENS) + (30 + 2 * CLEARED_PLACEHOLDER_TOKENS),
+    );
+    assert.equal(historyTokensOf([10, 20, 30, 40], contextEditingClears(25, 2)), 10 + 30 + (20 + 30 + CLEARED_PLACEHOLDER_TOKENS));
+    assert.equal(historyTokensOf([10, 20, 30, 40], contextEditingClears(25, 0)), 10 + 2 * CLEARED_PLACEHOLDER_TOKENS + 3 * CLEARED_PLACEHOLDER_TOKENS);
+    assert.equal(historyTokensOf([], contextEditingClears(25, 3)), 0);
+    assert.equal(historyTokensOf([500], contextEditingClears(1, 3)), 0);
   });
 
   it("equals the uncut history below the trigger, and never carries more when no result is smaller than its placeholder", () => {
@@ -34,11 +37,11 @@ describe("clearedHistoryTokens()", () => {
     fc.assert(
       fc.property(steps, fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 10 }), (perStep, trigger, keep) => {
         const uncut = historyTokensOf(perStep);
-        const cleared = clearedHistoryTokens(perStep, trigger, keep);
+        const cleared = historyTokensOf(perStep, contextEditingClears(trigger, keep));
         assert.ok(cleared <= uncut, `${String(cleared)} > ${String(uncut)}`);
         if (perStep.slice(0, -1).reduce((sum, tokens) => sum + tokens, 0) < trigger) assert.equal(cleared, uncut);
         // Keeping more never carries less.
-        assert.ok(clearedHistoryTokens(perStep, trigger, keep + 1) >= cleared);
+        assert.ok(historyTokensOf(perStep, contextEditingClears(trigger, keep + 1)) >= cleared);
       }),
     );
   });

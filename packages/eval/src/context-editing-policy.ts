@@ -1,5 +1,5 @@
 import { AppError } from "@loupe/errors";
-import type { Policy } from "./policy.js";
+import type { HistoryClearing, Policy } from "./policy.js";
 
 /**
  * Anthropic's context editing (`clear_tool_uses_20250919`) at its defaults: once the prompt holds
@@ -58,42 +58,28 @@ export function parseContextEditingName(name: string): ContextEditingSpec {
 }
 
 /**
- * How many of the oldest results context editing clears from a history holding results with `perStep`
- * tokens each: when they hold `triggerTokens` or more, every one but the last `keep`. The server decides
- * afresh for every request from the whole history the client sends, so once the trigger is reached every
- * later request is cleared too. Only results are counted, as everywhere in the eval: the real trigger
- * counts the whole prompt (system, tools, messages), so it fires sooner than this.
+ * How context editing clears a history: when the results in it hold `triggerTokens` or more, every one
+ * but the last `keep` (each then takes CLEARED_PLACEHOLDER_TOKENS). The server decides afresh for every
+ * request from the whole history the client sends, so once the trigger is reached every later request is
+ * cleared too. Only results are counted, as everywhere in the eval: the real trigger counts the whole
+ * prompt (system, tools, messages), so it fires sooner than this.
  */
-export function clearedOf(perStep: readonly number[], triggerTokens: number, keep: number): number {
-  const whole = perStep.reduce((sum, tokens) => sum + tokens, 0);
-  return whole < triggerTokens ? 0 : Math.max(0, perStep.length - keep);
-}
-
-/**
- * Tokens carried across a task when results are cleared as context editing clears them (compare
- * `historyTokensOf`): at step k the history holds results 0…k−1 (`perStep[i]` each), of which the oldest
- * `clearedOf` count as their placeholder instead.
- */
-export function clearedHistoryTokens(perStep: readonly number[], triggerTokens: number, keep: number): number {
-  let total = 0;
-  for (let step = 1; step < perStep.length; step++) {
-    const history = perStep.slice(0, step);
-    const cleared = clearedOf(history, triggerTokens, keep);
-    total += history.slice(cleared).reduce((sum, tokens) => sum + tokens, 0) + cleared * CLEARED_PLACEHOLDER_TOKENS;
-  }
-  return total;
+export function contextEditingClears(triggerTokens: number, keep: number): HistoryClearing {
+  return {
+    clearedOf: (perStep) => (perStep.reduce((sum, tokens) => sum + tokens, 0) < triggerTokens ? 0 : Math.max(0, perStep.length - keep)),
+    placeholderTokens: CLEARED_PLACEHOLDER_TOKENS,
+  };
 }
 
 /**
  * `context-editing[:trigger=N,keep=K]`: every result arrives whole (nothing is cut or saved), and the
  * history is edited afterwards as Anthropic's `clear_tool_uses_20250919` edits it (see
- * clearedHistoryTokens). A cleared result is gone: the agent runs its tool again to see it.
+ * contextEditingClears). A cleared result is gone: the agent runs its tool again to see it.
  */
 export function createContextEditingPolicy(spec: ContextEditingSpec): Policy {
   return {
     name: spec.name,
     view: async (row) => ({ firstView: row.output, saved: false }),
-    historyTokens: (perStep) => clearedHistoryTokens(perStep, spec.triggerTokens, spec.keep),
-    clearedBefore: (perStep) => clearedOf(perStep, spec.triggerTokens, spec.keep),
+    clears: contextEditingClears(spec.triggerTokens, spec.keep),
   };
 }

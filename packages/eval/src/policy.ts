@@ -34,20 +34,22 @@ export interface ViewContext {
   readonly oracleIntent?: string;
 }
 
+/** How a policy clears old results from the history after their first views. */
+export interface HistoryClearing {
+  /**
+   * How many of the oldest results a history no longer holds, given what each result in it added
+   * (`perStep`, oldest first, the one just returned last).
+   */
+  clearedOf(perStep: readonly number[]): number;
+  /** The tokens a cleared result still takes in the history (its placeholder). */
+  readonly placeholderTokens: number;
+}
+
 /** A context policy: turns one tool output into its first view. */
 export interface Policy {
   readonly name: string;
   /** `session` groups the calls of one trajectory (Loupe uses it); `context` is what the runtime knows (policies may ignore it). */
   view(row: CorpusRow, session: string, context?: ViewContext): Promise<PolicyView>;
-  /**
-   * Tokens carried across a task, for a policy that edits the history after the first views (context
-   * editing clears old results): `perStep[i]` is what result i added to it. Absent: every result stays
-   * as it arrived (`historyTokensOf`).
-   */
-  readonly historyTokens?: (perStep: readonly number[]) => number;
-  /**
-   * How many of the oldest results the history no longer holds when the next action is taken, given what each
-   * result so far — the one just returned last — added to it (`perStep`). Absent: none.
-   */
-  readonly clearedBefore?: (perStep: readonly number[]) => number;
+  /** How the policy clears old results from the history after their first views (context editing); absent: never. */
+  readonly clears?: HistoryClearing;
 }

@@ -2,7 +2,7 @@ import type { TokenCounter } from "@loupe/projection";
 import { viewMisses, type EvidenceMiss } from "./evidence-miss.js";
 import { firstViewRecord, type FirstViewRecord } from "./first-view-record.js";
 import { addLongTotals, emptyLongTotals, LONG_OUTPUT_CHARS, NAME_KINDS, type LongTotals } from "./long-totals.js";
-import type { Policy } from "./policy.js";
+import type { HistoryClearing, Policy } from "./policy.js";
 import type { PreparedTrajectory } from "./prepare-trajectory.js";
 
 /** Sums of one policy over some trajectories (all counts; tokens are o200k). */
@@ -87,10 +87,20 @@ export function addTotals(into: Totals, more: Totals): Totals {
  * Tokens carried in history across a task: at step k the history holds the
  * results of steps 1…k−1, so result i (of n) is carried n − i times.
  * `perStep[i]` is what result i adds to history (first view + recovery answers).
+ * With `clears`, at each step the oldest results it clears count as their
+ * placeholder instead.
  */
-export function historyTokensOf(perStep: readonly number[]): number {
+export function historyTokensOf(perStep: readonly number[], clears?: HistoryClearing): number {
   let total = 0;
-  perStep.forEach((tokens, index) => (total += tokens * (perStep.length - 1 - index)));
+  if (clears === undefined) {
+    perStep.forEach((tokens, index) => (total += tokens * (perStep.length - 1 - index)));
+    return total;
+  }
+  for (let step = 1; step < perStep.length; step++) {
+    const history = perStep.slice(0, step);
+    const cleared = clears.clearedOf(history);
+    total += history.slice(cleared).reduce((sum, tokens) => sum + tokens, 0) + cleared * clears.placeholderTokens;
+  }
   return total;
 }
 
@@ -175,13 +185,13 @@ export async function scoreTrajectory(prepared: PreparedTrajectory, policy: Poli
     perStep.push(firstViewTokens + recoveryTokens);
     carried.push({ view: whole ? undefined : view.firstView, answers });
     // The next action is taken with this result in the history too: what the policy clears counts it.
-    const cleared = policy.clearedBefore?.(perStep) ?? 0;
+    const cleared = policy.clears?.clearedOf(perStep) ?? 0;
     for (const item of earlier) {
       totals.earlierEvidence++;
       if (item.steps.some((step) => step >= cleared && holds(carried[step], item.text))) totals.earlierInHistory++;
     }
   }
   totals.trajectories = 1;
-  totals.historyTokens = policy.historyTokens?.(perStep) ?? historyTokensOf(perStep);
+  totals.historyTokens = historyTokensOf(perStep, policy.clears);
   return totals;
 }
