@@ -20,10 +20,12 @@ export function earlierEvidenceOf(call: {
   task: string;
   argsText: string;
   intent: string;
+  /** `extractEvidence(nextAction)` when the caller has it already. */
+  candidates?: readonly EvidenceItem[];
 }): EarlierEvidenceItem[] {
   const known = (text: string): boolean => call.output.includes(text) || call.task.includes(text) || call.argsText.includes(text) || call.intent.includes(text);
   const items: EarlierEvidenceItem[] = [];
-  for (const item of extractEvidence(call.nextAction)) {
+  for (const item of call.candidates ?? extractEvidence(call.nextAction)) {
     if (known(item.text)) continue;
     const steps: number[] = [];
     call.earlierOutputs.forEach((output, index) => {

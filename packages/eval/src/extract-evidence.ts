@@ -74,9 +74,13 @@ export function evidenceOf(call: {
   task: string;
   argsText: string;
   intent?: string;
+  /** `extractEvidence(nextAction)` when the caller has it already. */
+  candidates?: readonly EvidenceItem[];
 }): EvidenceItem[] {
   const known = (text: string): boolean => call.task.includes(text) || call.argsText.includes(text) || (call.intent ?? "").includes(text);
   return dropContained(
-    extractEvidence(call.nextAction).filter((item) => call.outputAsSeen.includes(item.text) && call.output.includes(item.text) && !known(item.text)),
+    (call.candidates ?? extractEvidence(call.nextAction)).filter(
+      (item) => call.outputAsSeen.includes(item.text) && call.output.includes(item.text) && !known(item.text),
+    ),
   );
 }

@@ -1,7 +1,7 @@
 import type { TokenCounter } from "@loupe/projection";
 import { argsText, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { earlierEvidenceOf, type EarlierEvidenceItem } from "./earlier-evidence.js";
-import { evidenceOf, type EvidenceItem } from "./extract-evidence.js";
+import { evidenceOf, extractEvidence, type EvidenceItem } from "./extract-evidence.js";
 import { intentOf, oracleIntentOf, recentIntentOf } from "./intent-of.js";
 import { kindOfRow } from "./kind-of-row.js";
 
@@ -30,6 +30,8 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
     trajectory,
     rows: trajectory.rows.map((row, index) => {
       const intent = intentOf(trajectory, index);
+      // The next action's items, found once for the call's own evidence and for what it takes from older results.
+      const candidates = extractEvidence(row.nextAction);
       return {
         row,
         outputTokens: counter.count(row.output),
@@ -40,6 +42,7 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
           task: row.task,
           argsText: argsText(row),
           intent,
+          candidates,
         }),
         earlier: earlierEvidenceOf({
           nextAction: row.nextAction,
@@ -48,6 +51,7 @@ export function prepareTrajectory(trajectory: Trajectory, counter: TokenCounter)
           task: row.task,
           argsText: argsText(row),
           intent,
+          candidates,
         }),
         intent,
         recentIntent: recentIntentOf(trajectory, index),
