@@ -10,7 +10,7 @@ import {
   parseContextEditingName,
 } from "./context-editing-policy.js";
 import { prepareTrajectory } from "./prepare-trajectory.js";
-import { joinCoreSettings } from "./parse-core-policy.js";
+import { joinPolicySettings } from "./join-policy-settings.js";
 import { resolvePolicies } from "./resolve-policies.js";
 import { historyTokensOf, scoreTrajectory } from "./score-trajectory.js";
 import { fixtureRow, fixtureTrajectory, wordCounter } from "./testing/fixture-rows.js";
@@ -70,7 +70,7 @@ describe("parseContextEditingName()", () => {
 
   it("is resolved by name, with its settings joined back from a comma-separated --policy", () => {
     const split = "none,context-editing,trigger=20000,keep=2,context-editing:trigger=50000".split(",");
-    assert.deepEqual(joinCoreSettings(split), ["none", "context-editing:trigger=20000,keep=2", "context-editing:trigger=50000"]);
+    assert.deepEqual(joinPolicySettings(split), ["none", "context-editing:trigger=20000,keep=2", "context-editing:trigger=50000"]);
     assert.deepEqual(
       resolvePolicies(split, [], undefined).map((policy) => policy.name),
       ["none", "context-editing:trigger=20000,keep=2", "context-editing:trigger=50000"],

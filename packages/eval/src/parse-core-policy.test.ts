@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import { joinCoreSettings, parseCorePolicyName } from "./parse-core-policy.js";
+import { joinPolicySettings } from "./join-policy-settings.js";
+import { parseCorePolicyName } from "./parse-core-policy.js";
 import { needsLoupe, resolvePolicies } from "./resolve-policies.js";
 
 const invalid =
@@ -65,7 +66,7 @@ describe("resolvePolicies() with core policies", () => {
 
   it("joins settings split off by a comma-separated --policy back to their core policy", () => {
     const split = "none,core:budget=1000,command.scriptHead=0.5,command.tail=0.3,core,fileRead.head=0.5,core:budget=2000,seed-rule".split(",");
-    assert.deepEqual(joinCoreSettings(split), [
+    assert.deepEqual(joinPolicySettings(split), [
       "none",
       "core:budget=1000,command.scriptHead=0.5,command.tail=0.3",
       "core:fileRead.head=0.5",
@@ -74,9 +75,9 @@ describe("resolvePolicies() with core policies", () => {
     ]);
     assert.deepEqual(
       resolvePolicies(split, [], undefined).map((policy) => policy.name),
-      joinCoreSettings(split),
+      joinPolicySettings(split),
     );
-    assert.deepEqual(joinCoreSettings(["none", "command.tail=0.3"]), ["none", "command.tail=0.3"]);
+    assert.deepEqual(joinPolicySettings(["none", "command.tail=0.3"]), ["none", "command.tail=0.3"]);
     assert.throws(() => resolvePolicies(["none", "command.tail=0.3"], [], undefined), invalid(/unknown policy \[policy=command\.tail=0\.3/));
   });
 

@@ -18,33 +18,10 @@ export interface CorePolicySpec {
   readonly model: string;
 }
 
-// Names whose settings a comma-separated list may split off: core and Loupe policies, and blind and head cuts beside them.
-const JOINABLE = /^(?:(?:(?:blind|head):)?(?:core|loupe)|context-editing)(?::|$)/;
-
 /** Matches the names {@link parseCorePolicyName} takes (whether valid or not). */
 export const CORE_NAME = /^core(?::|$)/;
 
 const MAX_BUDGET_TOKENS = 1_000_000;
-
-// A core setting standing alone: `budget=N`, `intent=on`, `model=NAME` or `group.share=X`.
-const SETTING = /^(?:budget|intent|model|trigger|keep|[A-Za-z]+\.[A-Za-z]+)=/;
-
-/**
- * Names as a comma-separated list gives them, with each core or Loupe
- * policy's settings (also behind `blind:` and `head:`) joined back to it: `core:budget=1000`, `command.tail=0.3` →
- * `core:budget=1000,command.tail=0.3` (and `core`, `command.tail=0.3` →
- * `core:command.tail=0.3`). Other names pass as they are.
- */
-export function joinCoreSettings(names: readonly string[]): string[] {
-  const joined: string[] = [];
-  for (const name of names) {
-    const previous = joined[joined.length - 1];
-    if (previous !== undefined && JOINABLE.test(previous) && SETTING.test(name))
-      joined[joined.length - 1] = `${previous}${/(?:^|:)(?:core|loupe)$|^context-editing$/.test(previous) ? ":" : ","}${name}`;
-    else joined.push(name);
-  }
-  return joined;
-}
 
 /**
  * Parses `core`, `core:budget=N` and `core:budget=N,intent=on,model=M,group.share=X,…`

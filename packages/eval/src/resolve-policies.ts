@@ -6,7 +6,8 @@ import { CONTEXT_EDITING_NAME, createContextEditingPolicy, parseContextEditingNa
 import { createCutRulePolicy, parseRuleSpec, SEED_RULE } from "./cut-rule-policy.js";
 import { createCorePolicy } from "./core-policy.js";
 import { createLoupePolicy } from "./loupe-policy.js";
-import { CORE_NAME, joinCoreSettings, parseCorePolicyName } from "./parse-core-policy.js";
+import { joinPolicySettings } from "./join-policy-settings.js";
+import { CORE_NAME, parseCorePolicyName } from "./parse-core-policy.js";
 import { clinePolicy, deepAgentsPolicy } from "./peer-policies.js";
 import type { Policy } from "./policy.js";
 import { claudeCodePolicy, codexPolicy, geminiCliPolicy, nonePolicy, opencodePolicy } from "./vendor-policies.js";
@@ -40,6 +41,8 @@ const LOUPE_NAME = /^loupe(?::(?:budget=(\d+))?(?:,?intent=(on|off))?)?$/;
 const BLIND_PREFIX = "blind:";
 const HEAD_PREFIX = "head:";
 const withoutCutPrefix = (name: string): string => name.replace(/^(?:blind|head):/, "");
+// What a blind or head cut takes beside it: a core or Loupe policy (whose views it cuts to the same size).
+const CUTTABLE = /^(?:core|loupe)(?::|$)/;
 
 /** Whether any of `names` needs a running Loupe (a `blind:` or `head:` policy beside a Loupe one does too). */
 export function needsLoupe(names: readonly string[]): boolean {
@@ -64,15 +67,13 @@ function policyNamed(name: string, client: LoupeClient | undefined): Policy {
   if (local !== undefined) return local;
   if (name === "blind" || name.startsWith(BLIND_PREFIX)) {
     const reference = name === "blind" ? "core" : name.slice(BLIND_PREFIX.length);
-    if (reference.startsWith(BLIND_PREFIX) || LOCAL[reference] !== undefined || CONTEXT_EDITING_NAME.test(reference))
-      throw new AppError("invalid_argument", `blind takes a core or loupe policy [policy=${name}]`);
+    if (!CUTTABLE.test(reference)) throw new AppError("invalid_argument", `blind takes a core or loupe policy [policy=${name}]`);
     const counter = createTokenCounter("o200k_base");
     return createBlindPolicy(policyNamed(reference, client), (text) => counter.count(text));
   }
   if (name.startsWith(HEAD_PREFIX)) {
     const reference = name.slice(HEAD_PREFIX.length);
-    if (withoutCutPrefix(reference) !== reference || LOCAL[reference] !== undefined || CONTEXT_EDITING_NAME.test(reference))
-      throw new AppError("invalid_argument", `head takes a core or loupe policy [policy=${name}]`);
+    if (!CUTTABLE.test(reference)) throw new AppError("invalid_argument", `head takes a core or loupe policy [policy=${name}]`);
     const counter = createTokenCounter("o200k_base");
     return createHeadPolicy(policyNamed(reference, client), (text) => counter.count(text));
   }
@@ -102,7 +103,7 @@ function policyNamed(name: string, client: LoupeClient | undefined): Policy {
  *   `failed_precondition` when a Loupe policy is named without a client
  */
 export function resolvePolicies(names: readonly string[], rules: readonly string[], client: LoupeClient | undefined): Policy[] {
-  const policies = joinCoreSettings(names).map((name) => policyNamed(name, client));
+  const policies = joinPolicySettings(names).map((name) => policyNamed(name, client));
   for (const spec of rules) {
     const { name, rule } = parseRuleSpec(spec);
     policies.push(createCutRulePolicy(name, rule));
