@@ -1,4 +1,4 @@
-import { dropContained, extractEvidence, type EvidenceItem } from "./extract-evidence.js";
+import { dropContained, extractEvidence, knownBefore, type EvidenceItem } from "./extract-evidence.js";
 
 /** An item of a next action drawn from results older than the one just returned, and which of them hold it. */
 export interface EarlierEvidenceItem extends EvidenceItem {
@@ -23,7 +23,8 @@ export function earlierEvidenceOf(call: {
   /** `extractEvidence(nextAction)` when the caller has it already. */
   candidates?: readonly EvidenceItem[];
 }): EarlierEvidenceItem[] {
-  const known = (text: string): boolean => call.output.includes(text) || call.task.includes(text) || call.argsText.includes(text) || call.intent.includes(text);
+  const knownToAgent = knownBefore(call);
+  const known = (text: string): boolean => call.output.includes(text) || knownToAgent(text);
   const items: EarlierEvidenceItem[] = [];
   for (const item of call.candidates ?? extractEvidence(call.nextAction)) {
     if (known(item.text)) continue;

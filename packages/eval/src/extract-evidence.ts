@@ -59,6 +59,11 @@ export function dropContained<T extends { readonly text: string }>(items: readon
   return items.filter((item) => !items.some((other) => other.text.length > item.text.length && other.text.includes(item.text)));
 }
 
+/** Whether an item was known to the agent before the call returned: in the task, the call's arguments or the intent. */
+export function knownBefore(call: { task: string; argsText: string; intent?: string }): (text: string) => boolean {
+  return (text) => call.task.includes(text) || call.argsText.includes(text) || (call.intent ?? "").includes(text);
+}
+
 /**
  * The evidence of one call: the items of `nextAction` that occur in the
  * output the agent saw (`outputAsSeen`) and in the full output, and not in
@@ -77,7 +82,7 @@ export function evidenceOf(call: {
   /** `extractEvidence(nextAction)` when the caller has it already. */
   candidates?: readonly EvidenceItem[];
 }): EvidenceItem[] {
-  const known = (text: string): boolean => call.task.includes(text) || call.argsText.includes(text) || (call.intent ?? "").includes(text);
+  const known = knownBefore(call);
   return dropContained(
     (call.candidates ?? extractEvidence(call.nextAction)).filter(
       (item) => call.outputAsSeen.includes(item.text) && call.output.includes(item.text) && !known(item.text),
