@@ -19,7 +19,8 @@ export type { BlindComparison, PairedDifference } from "./paired-difference.js";
 export { formatReportHtml } from "./report-html.js";
 export { startLoupeServer } from "./start-loupe-server.js";
 export { createProgress } from "./progress.js";
-export type { Corpus } from "./read-corpus.js";
+export type { Corpus, TrajectoryFile } from "./read-corpus.js";
+export { rowsOfMiniSweAgentTrajectory } from "./mini-swe-agent-trajectory.js";
 
 export type { LoupeServer } from "./start-loupe-server.js";
 

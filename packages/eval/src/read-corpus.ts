@@ -1,9 +1,22 @@
 import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { AppError } from "@loupe/errors";
 import { corpusRowFrom, type CorpusRow, type Trajectory } from "./corpus-row.js";
+import { rowsOfMiniSweAgentTrajectory } from "./mini-swe-agent-trajectory.js";
+
+/**
+ * A mini-SWE-agent trajectory file (`*.traj.json`) and the name its trajectory goes by (`mini-swe-agent:<name>`):
+ * its path under the folder it was found in, so the id — and the split it falls in — does not depend on where
+ * that folder is.
+ */
+export interface TrajectoryFile {
+  readonly path: string;
+  readonly name: string;
+}
 
 /** What {@link readCorpus} found. */
 export interface Corpus {
@@ -26,21 +39,49 @@ export function linesOf(path: string): AsyncIterable<string> {
   return createInterface({ input: stream, crlfDelay: Infinity });
 }
 
+/** The rows of one mini-SWE-agent trajectory file; a file that is not one counts as one skipped line. */
+async function trajectoryRows(file: TrajectoryFile): Promise<CorpusRow[] | undefined> {
+  const text = await readFile(file.path, "utf8");
+  try {
+    return rowsOfMiniSweAgentTrajectory(JSON.parse(text), `mini-swe-agent:${file.name}`);
+  } catch {
+    // Not JSON: skipped like a malformed line.
+    return undefined;
+  }
+}
+
 /**
  * Streams `.jsonl` or `.jsonl.gz` files (gzip when the name ends in `.gz`),
- * one JSON object a line, and groups valid rows by (agent_system,
- * trajectory_id), ordered by step. Blank lines are ignored; malformed lines
- * are counted in `skipped`.
+ * one JSON object a line, reads mini-SWE-agent trajectory files (a string
+ * path ending in `.traj.json` is named by its base name), and groups valid
+ * rows by (agent_system, trajectory_id), ordered by step. Blank lines are
+ * ignored; malformed lines, and trajectory files that are not one, are
+ * counted in `skipped`.
  *
  * @throws AppError `not_found` when a file cannot be read, `invalid_argument`
  *   when it is not gzip although named `.gz`
  */
-export async function readCorpus(paths: readonly string[]): Promise<Corpus> {
+export async function readCorpus(paths: readonly (string | TrajectoryFile)[]): Promise<Corpus> {
   const groups = new Map<string, CorpusRow[]>();
   let rows = 0;
   let skipped = 0;
-  for (const path of paths) {
+  const add = (row: CorpusRow): void => {
+    rows++;
+    const key = JSON.stringify([row.agentSystem, row.trajectoryId]);
+    const group = groups.get(key) ?? [];
+    group.push(row);
+    groups.set(key, group);
+  };
+  for (const entry of paths) {
+    const file = typeof entry === "string" && entry.endsWith(".traj.json") ? { path: entry, name: basename(entry) } : entry;
+    const path = typeof file === "string" ? file : file.path;
     try {
+      if (typeof file !== "string") {
+        const read = await trajectoryRows(file);
+        if (read === undefined) skipped++;
+        else read.forEach(add);
+        continue;
+      }
       for await (const line of linesOf(path)) {
         if (line.trim() === "") continue;
         let row: CorpusRow | undefined;
@@ -50,15 +91,8 @@ export async function readCorpus(paths: readonly string[]): Promise<Corpus> {
           // Not JSON: counted below like any malformed row.
           row = undefined;
         }
-        if (row === undefined) {
-          skipped++;
-          continue;
-        }
-        rows++;
-        const key = JSON.stringify([row.agentSystem, row.trajectoryId]);
-        const group = groups.get(key) ?? [];
-        group.push(row);
-        groups.set(key, group);
+        if (row === undefined) skipped++;
+        else add(row);
       }
     } catch (error) {
       const code = (error as { code?: unknown }).code;
@@ -66,7 +100,7 @@ export async function readCorpus(paths: readonly string[]): Promise<Corpus> {
         throw new AppError("not_found", `corpus file not readable [path=${path}]`, { cause: error });
       throw new AppError(
         "invalid_argument",
-        `corpus file is not jsonl or gzip [path=${path}, reason=${error instanceof Error ? error.message : String(error)}]`,
+        `corpus file is not jsonl, gzip or a trajectory [path=${path}, reason=${error instanceof Error ? error.message : String(error)}]`,
         { cause: error },
       );
     }

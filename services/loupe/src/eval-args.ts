@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "@loupe/errors";
-import { splitOf, type Trajectory } from "@loupe/eval";
+import { splitOf, type Trajectory, type TrajectoryFile } from "@loupe/eval";
 
 const REPEATABLE = ["corpus", "rule"] as const;
 
@@ -22,9 +22,24 @@ export function takeRepeatable(args: readonly string[]): { rest: string[]; corpu
   return taken;
 }
 
-/** Corpus files: each path as it is, or a directory's *.jsonl and *.jsonl.gz files. */
-export async function corpusFiles(paths: readonly string[]): Promise<string[]> {
-  const files: string[] = [];
+/** The mini-SWE-agent trajectory files (`*.traj.json`) anywhere under `root`, named by their path under it. */
+async function trajectoryFilesUnder(root: string, under = ""): Promise<TrajectoryFile[]> {
+  const found: TrajectoryFile[] = [];
+  const entries = (await readdir(join(root, under), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const name = under === "" ? entry.name : `${under}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...(await trajectoryFilesUnder(root, name)));
+    else if (entry.isFile() && entry.name.endsWith(".traj.json")) found.push({ path: join(root, name), name });
+  }
+  return found;
+}
+
+/**
+ * Corpus files: each path as it is, or a directory's *.jsonl and *.jsonl.gz files and the mini-SWE-agent
+ * trajectories (*.traj.json) in it or in its folders.
+ */
+export async function corpusFiles(paths: readonly string[]): Promise<(string | TrajectoryFile)[]> {
+  const files: (string | TrajectoryFile)[] = [];
   for (const path of paths) {
     const info = await stat(path).catch((error: unknown) => {
       throw new AppError("not_found", `corpus path not found [path=${path}]`, { cause: error });
@@ -36,9 +51,10 @@ export async function corpusFiles(paths: readonly string[]): Promise<string[]> {
           .filter((name) => /\.jsonl(\.gz)?$/.test(name))
           .sort()
           .map((name) => join(path, name)),
+        ...(await trajectoryFilesUnder(path)),
       );
   }
-  if (files.length === 0) throw new AppError("invalid_argument", "loupe eval needs --corpus <file.jsonl[.gz]|dir> (one or more)");
+  if (files.length === 0) throw new AppError("invalid_argument", "loupe eval needs --corpus <file.jsonl[.gz]|file.traj.json|dir> (one or more)");
   return files;
 }
 
