@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { AppError } from "@loupe/errors";
+import { isClaudeTranscriptLine, rowsOfClaudeCodeTranscript } from "./claude-code-transcript.js";
 import { corpusRowFrom, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { rowsOfMiniSweAgentTrajectory } from "./mini-swe-agent-trajectory.js";
 
@@ -39,6 +40,44 @@ export function linesOf(path: string): AsyncIterable<string> {
   return createInterface({ input: stream, crlfDelay: Infinity });
 }
 
+/**
+ * Reads one `.jsonl[.gz]` file's rows into `add`: corpus rows, or, when its first line is one of a Claude Code
+ * transcript's, that transcript's calls (named `claude-code:<the file's base name>`). Returns the lines skipped.
+ */
+async function readLines(path: string, add: (row: CorpusRow) => void): Promise<number> {
+  let read = 0;
+  let skipped = 0;
+  let transcript: string[] | undefined;
+  for await (const line of linesOf(path)) {
+    if (transcript !== undefined) {
+      transcript.push(line);
+      continue;
+    }
+    if (line.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // Not JSON: counted below like any malformed row.
+      value = undefined;
+    }
+    if (read === 0 && skipped === 0 && isClaudeTranscriptLine(value)) {
+      transcript = [line];
+      continue;
+    }
+    const row = corpusRowFrom(value);
+    if (row === undefined) skipped++;
+    else {
+      read++;
+      add(row);
+    }
+  }
+  if (transcript === undefined) return skipped;
+  const rows = rowsOfClaudeCodeTranscript(transcript.join("\n"), `claude-code:${basename(path).replace(/\.jsonl(\.gz)?$/, "")}`);
+  rows?.forEach(add);
+  return rows === undefined ? 1 : 0;
+}
+
 /** The rows of one mini-SWE-agent trajectory file; a file that is not one counts as one skipped line. */
 async function trajectoryRows(file: TrajectoryFile): Promise<CorpusRow[] | undefined> {
   const text = await readFile(file.path, "utf8");
@@ -52,8 +91,9 @@ async function trajectoryRows(file: TrajectoryFile): Promise<CorpusRow[] | undef
 
 /**
  * Streams `.jsonl` or `.jsonl.gz` files (gzip when the name ends in `.gz`),
- * one JSON object a line, reads mini-SWE-agent trajectory files (a string
- * path ending in `.traj.json` is named by its base name), and groups valid
+ * one JSON object a line — or a Claude Code session transcript, known by its
+ * first line — reads mini-SWE-agent trajectory files (a string path ending
+ * in `.traj.json` is named by its base name), and groups valid
  * rows by (agent_system, trajectory_id), ordered by step. Blank lines are
  * ignored; malformed lines, and trajectory files that are not one, are
  * counted in `skipped`.
@@ -82,18 +122,7 @@ export async function readCorpus(paths: readonly (string | TrajectoryFile)[]): P
         else read.forEach(add);
         continue;
       }
-      for await (const line of linesOf(path)) {
-        if (line.trim() === "") continue;
-        let row: CorpusRow | undefined;
-        try {
-          row = corpusRowFrom(JSON.parse(line));
-        } catch {
-          // Not JSON: counted below like any malformed row.
-          row = undefined;
-        }
-        if (row === undefined) skipped++;
-        else add(row);
-      }
+      skipped += await readLines(path, add);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === "ENOENT" || code === "EACCES" || code === "EISDIR")

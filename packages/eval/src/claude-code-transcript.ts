@@ -1,0 +1,123 @@
+import { messagesFromClaudeTranscript, modelFromClaudeTranscript } from "@loupe/client/intent";
+import type { AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock, AnthropicToolUseBlock } from "@loupe/conversation";
+import type { CorpusRow } from "./corpus-row.js";
+
+// Claude Code's session transcripts (`~/.claude/projects/<project>/<session>.jsonl`) read as corpus rows, so a user
+// measures Loupe's first views on their own sessions: `loupe eval --corpus ~/.claude/projects/<project>`.
+
+const MESSAGE_TYPES = new Set(["user", "assistant", "summary", "system", "queue-operation", "file-history-snapshot"]);
+
+/** Whether one parsed JSONL line is a Claude Code transcript line (not a corpus row): a `type` it writes and a `sessionId` or `message`. */
+export function isClaudeTranscriptLine(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const line = value as Record<string, unknown>;
+  return typeof line["type"] === "string" && MESSAGE_TYPES.has(line["type"]) && ("sessionId" in line || "message" in line) && !("agent_system" in line);
+}
+
+const blocksOf = (message: AnthropicMessage): readonly AnthropicContentBlock[] => (typeof message.content === "string" ? [] : message.content);
+const isToolUse = (block: AnthropicContentBlock): block is AnthropicToolUseBlock => block.type === "tool_use";
+const isToolResult = (block: AnthropicContentBlock): block is AnthropicToolResultBlock => block.type === "tool_result";
+
+/** The text of a message's text blocks (or its string content), joined by newlines. */
+function textOf(message: AnthropicMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .flatMap((block) => (block.type === "text" && typeof block["text"] === "string" ? [block["text"]] : []))
+    .join("\n")
+    .trim();
+}
+
+/** A tool result's text: its string content, or its text blocks joined by newlines. */
+function resultText(block: AnthropicToolResultBlock): string {
+  const { content } = block;
+  if (typeof content === "string") return content;
+  if (content === undefined) return "";
+  return content.flatMap((part) => (part.type === "text" && typeof part["text"] === "string" ? [part["text"]] : [])).join("\n");
+}
+
+/** A call as a next action's line: `[Name] ` and its arguments' string and number values, one a line. */
+function callLine(block: AnthropicToolUseBlock): string {
+  const values: string[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (typeof value === "string") values.push(value);
+    else if (typeof value === "number") values.push(String(value));
+    else if (depth < 4 && typeof value === "object" && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);
+  };
+  visit(block.input, 0);
+  return `[${block.name}] ${values.join("\n")}`;
+}
+
+/** What an assistant message did, as a corpus `next_action`: its text, then each of its calls. */
+function actionOf(message: AnthropicMessage): string {
+  return [textOf(message), ...blocksOf(message).filter(isToolUse).map(callLine)].filter((part) => part !== "").join("\n");
+}
+
+// What Claude Code itself puts in a user message (a command's output, a hook's context, an interruption): not the task.
+const NOT_THE_TASK = /^\s*(<[a-z_-]+>|\[Request interrupted|Caveat:)/;
+
+/**
+ * The corpus rows of one Claude Code transcript's text: one row a tool call whose result the transcript holds and
+ * after which the assistant spoke again (that reply is the row's `next_action`), stepped from 1 in transcript
+ * order. Subagents' lines (`isSidechain`) are left out. The task is the first user message that is not a tool
+ * result or Claude Code's own; the agent system `claude-code (<model>)` when a reply names its model. Each row
+ * records the message that issued its call and the assistant's messages before it (`previous_action`,
+ * `earlier_actions`), which calls made side by side in one message share. Undefined
+ * when the text holds no Claude Code message.
+ */
+export function rowsOfClaudeCodeTranscript(text: string, trajectoryId: string): CorpusRow[] | undefined {
+  const main = text
+    .split("\n")
+    .filter((line) => !/"isSidechain"\s*:\s*true/.test(line))
+    .join("\n");
+  const messages = messagesFromClaudeTranscript(main);
+  if (messages.length === 0) return undefined;
+  const model = modelFromClaudeTranscript(main);
+  const agentSystem = model === "" ? "claude-code" : `claude-code (${model})`;
+  const task =
+    messages.find(
+      (message) => message.role === "user" && !blocksOf(message).some(isToolResult) && textOf(message) !== "" && !NOT_THE_TASK.test(textOf(message)),
+    )?.content ?? "";
+  const taskText = typeof task === "string" ? task : textOf({ role: "user", content: task });
+  const rows: CorpusRow[] = [];
+  // The assistant's messages before the one being read, as next actions: each row records its own intent's parts,
+  // since calls made side by side share a reply (the previous row's next action is not what issued the next).
+  const earlier: string[] = [];
+  messages.forEach((message, index) => {
+    if (message.role !== "assistant") return;
+    const issuing = actionOf(message);
+    const before = [...earlier];
+    earlier.push(issuing);
+    const calls = blocksOf(message).filter(isToolUse);
+    if (calls.length === 0) return;
+    const results = new Map<string, AnthropicToolResultBlock>();
+    let after = index + 1;
+    for (; after < messages.length && messages[after]?.role === "user"; after++)
+      for (const block of blocksOf(messages[after] as AnthropicMessage)) if (isToolResult(block)) results.set(block.tool_use_id, block);
+    const reply = messages[after];
+    if (reply === undefined) return;
+    const nextAction = actionOf(reply);
+    if (nextAction === "") return;
+    for (const call of calls) {
+      const result = results.get(call.id);
+      if (result === undefined) continue;
+      const output = resultText(result);
+      rows.push({
+        agentSystem,
+        trajectoryId,
+        step: rows.length + 1,
+        task: taskText,
+        tool: call.name,
+        args: call.input ?? null,
+        output,
+        outputAsSeen: output,
+        exitCode: undefined,
+        isError: result.is_error === true,
+        nextAction,
+        previousAction: issuing,
+        earlierActions: before,
+        toolDetail: "",
+      });
+    }
+  });
+  return rows;
+}
