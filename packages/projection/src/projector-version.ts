@@ -3,4 +3,4 @@
  * a given input changes this string (invariant: same input, rule, budget and
  * version → same bytes).
  */
-export const PROJECTOR_VERSION = "loupe-projection/0.9.6";
+export const PROJECTOR_VERSION = "loupe-projection/0.9.7";

@@ -78,14 +78,47 @@ function keySegments(block: ErrorBlock, lines: readonly string[], kinds: readonl
   }
   const last = groups.pop();
   const inwards = (last === undefined ? groups : [last, ...groups]).map(fromBothEnds);
-  const ordered: BlockSegment[] = [];
+  const ordered: ChainSegment[] = [];
   for (let depth = 0; inwards.some((group) => depth < group.length); depth++) {
-    for (const group of inwards) {
+    inwards.forEach((group, traceback) => {
       const segment = group[depth];
-      if (segment !== undefined) ordered.push(segment);
-    }
+      if (segment !== undefined) ordered.push({ segment, depth, traceback });
+    });
   }
-  return ordered;
+  return inwards.length < 2 ? ordered.map(({ segment }) => segment) : sharedLast(ordered, lines);
+}
+
+/** A key segment of a chain of tracebacks: how deep from its traceback's ends, and which traceback. */
+interface ChainSegment {
+  segment: BlockSegment;
+  depth: number;
+  traceback: number;
+}
+
+// How deep from a traceback's ends its ends go: the header, the exception, the outermost and the innermost frame.
+const END_DEPTH = 4;
+
+// Tracebacks of one chain can share frames word for word (a handler that walks the same path again; the same
+// exception line in each): a shared frame met again adds nothing, and the frames one traceback has alone tell the
+// tracebacks apart. So shared segments go after the others, in order: first the first copy of each (kept in place
+// when it is one of its traceback's ends), then the copies met again.
+function sharedLast(ordered: readonly ChainSegment[], lines: readonly string[]): BlockSegment[] {
+  const textOf = (segment: BlockSegment): string => lines.slice(segment.start, segment.end).join("\n");
+  const tracebacksOf = new Map<string, Set<number>>();
+  for (const { segment, traceback } of ordered) {
+    const text = textOf(segment);
+    tracebacksOf.set(text, (tracebacksOf.get(text) ?? new Set<number>()).add(traceback));
+  }
+  const seen = new Set<string>();
+  const classes: BlockSegment[][] = [[], [], []];
+  for (const { segment, depth } of ordered) {
+    const text = textOf(segment);
+    const shared = (tracebacksOf.get(text)?.size ?? 0) > 1;
+    const again = seen.has(text);
+    seen.add(text);
+    classes[!shared || (!again && depth < END_DEPTH) ? 0 : again ? 2 : 1]?.push(segment);
+  }
+  return classes.flat();
 }
 
 // Segments ordered from both ends inwards: first, last, second, second to last …

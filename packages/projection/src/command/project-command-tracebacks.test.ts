@@ -13,7 +13,8 @@ import { shownLineNumbers } from "./testing/view-lines.js";
 // Real runs that end in an error: a Python chain (the exception raised deep down, then "The above exception
 // was the direct cause of the following exception:" and the traceback that reached the top, whose outermost
 // frame is the script's own line that started it all), an uncaught Node error (the place it was thrown, its
-// line of code and a caret, above the error and its stack), a JVM chain ("Caused by: …" below the exception) and a
+// line of code and a caret, above the error and its stack), a Python chain whose second traceback repeats the first's
+// frames, a JVM chain ("Caused by: …" below the exception) and a
 // Rust panic with its backtrace.
 const counter = createTokenCounter();
 const DEPTH = 24;
@@ -111,6 +112,33 @@ describe("projectCommand() on real tracebacks", () => {
         `the budget is small enough to leave frames out (${String(middleFrames.length)} middle frames)`,
       );
     }
+  });
+
+  it("gives a chain's repeated frames way to the frames seen once: the handler that walked the same path again", (t) => {
+    const python = ["python3", "/usr/bin/python3"].find((candidate) => spawnSync(candidate, ["--version"]).status === 0);
+    if (python === undefined) return t.skip("python3 is not installed (scripts/install-tools.sh installs it)");
+    // A request resolved through eight levels fails; its error page resolves the same path again and fails the same
+    // way, so the second traceback repeats the first's frames and adds only the handler's two.
+    const levels = Array.from({ length: 8 }, (_, level) =>
+      level === 7
+        ? `def level_${String(level)}(path):\n    raise LookupError(f"{path} not found")\n`
+        : `def level_${String(level)}(path):\n    return level_${String(level + 1)}(path)\n`,
+    );
+    const script = [
+      `for index in range(40):\n    print(f"step {index}: loading record {index} of the batch")\n`,
+      ...levels,
+      `def error_page_marker(path):\n    return level_0(path)\n`,
+      `def respond(path):\n    try:\n        return level_0(path)\n    except LookupError:\n        return error_page_marker(path)\n`,
+      `respond("/missing")\n`,
+    ].join("\n");
+    writeFileSync(join(dir, "repeated.py"), script);
+    const run = runOf(python, ["repeated.py"], dir);
+    assert.equal(run.status, 1);
+    const { lines } = run;
+    const during = numberOf(lines, (line) => line.startsWith("During handling of the above exception"));
+    const handler = lines.findIndex((line, index) => index + 1 > during && line.includes("in error_page_marker")) + 1;
+    assert.ok(during > 0 && handler > during, `the run printed a chain whose second traceback passes through the handler:\n${run.output}`);
+    assertShown(run, "python3 repeated.py", { "the handler's frame": handler, "the handler's line": handler + 1 }, [400, 500]);
   });
 
   it("keeps where an uncaught Node error was thrown: the place, its line of code and the caret", () => {
