@@ -5,14 +5,14 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { AppError } from "@loupe/errors";
-import { isClaudeTranscriptLine, rowsOfClaudeCodeTranscript } from "./claude-code-transcript.js";
 import { corpusRowFrom, type CorpusRow, type Trajectory } from "./corpus-row.js";
 import { rowsOfMiniSweAgentTrajectory } from "./mini-swe-agent-trajectory.js";
+import { sessionFormatOf, type SessionFormat } from "./session-files.js";
 
 /**
- * A mini-SWE-agent trajectory file (`*.traj.json`) and the name its trajectory goes by (`mini-swe-agent:<name>`):
- * its path under the folder it was found in, so the id — and the split it falls in — does not depend on where
- * that folder is.
+ * A file found under a corpus folder — a mini-SWE-agent trajectory (`*.traj.json`) or a runtime's saved session
+ * (`*.jsonl`) — and the name its trajectory goes by (`mini-swe-agent:<name>`, `codex:<name>` …): its path under
+ * the folder, so the id — and the split it falls in — does not depend on where that folder is.
  */
 export interface TrajectoryFile {
   readonly path: string;
@@ -41,16 +41,16 @@ export function linesOf(path: string): AsyncIterable<string> {
 }
 
 /**
- * Reads one `.jsonl[.gz]` file's rows into `add`: corpus rows, or, when its first line is one of a Claude Code
- * transcript's, that transcript's calls (named `claude-code:<the file's base name>`). Returns the lines skipped.
+ * Reads one `.jsonl[.gz]` file's rows into `add`: corpus rows, or, when its first line opens a runtime's saved
+ * session (see sessionFormatOf), that session's calls, named `<runtime>:<name>`. Returns the lines skipped.
  */
-async function readLines(path: string, add: (row: CorpusRow) => void): Promise<number> {
+async function readLines(path: string, name: string, add: (row: CorpusRow) => void): Promise<number> {
   let read = 0;
   let skipped = 0;
-  let transcript: string[] | undefined;
+  let session: { format: SessionFormat; lines: string[] } | undefined;
   for await (const line of linesOf(path)) {
-    if (transcript !== undefined) {
-      transcript.push(line);
+    if (session !== undefined) {
+      session.lines.push(line);
       continue;
     }
     if (line.trim() === "") continue;
@@ -61,8 +61,9 @@ async function readLines(path: string, add: (row: CorpusRow) => void): Promise<n
       // Not JSON: counted below like any malformed row.
       value = undefined;
     }
-    if (read === 0 && skipped === 0 && isClaudeTranscriptLine(value)) {
-      transcript = [line];
+    const format = read === 0 && skipped === 0 ? sessionFormatOf(value) : undefined;
+    if (format !== undefined) {
+      session = { format, lines: [line] };
       continue;
     }
     const row = corpusRowFrom(value);
@@ -72,8 +73,8 @@ async function readLines(path: string, add: (row: CorpusRow) => void): Promise<n
       add(row);
     }
   }
-  if (transcript === undefined) return skipped;
-  const rows = rowsOfClaudeCodeTranscript(transcript.join("\n"), `claude-code:${basename(path).replace(/\.jsonl(\.gz)?$/, "")}`);
+  if (session === undefined) return skipped;
+  const rows = session.format.rowsOf(session.lines, `${session.format.runtime}:${name}`);
   rows?.forEach(add);
   return rows === undefined ? 1 : 0;
 }
@@ -91,9 +92,10 @@ async function trajectoryRows(file: TrajectoryFile): Promise<CorpusRow[] | undef
 
 /**
  * Streams `.jsonl` or `.jsonl.gz` files (gzip when the name ends in `.gz`),
- * one JSON object a line — or a Claude Code session transcript, known by its
- * first line — reads mini-SWE-agent trajectory files (a string path ending
- * in `.traj.json` is named by its base name), and groups valid
+ * one JSON object a line — or a runtime's saved session (Claude Code's
+ * transcript, Codex's rollout), known by its first line — reads
+ * mini-SWE-agent trajectory files (`.traj.json`), a string path named by its
+ * base name, and groups valid
  * rows by (agent_system, trajectory_id), ordered by step. Blank lines are
  * ignored; malformed lines, and trajectory files that are not one, are
  * counted in `skipped`.
@@ -113,16 +115,15 @@ export async function readCorpus(paths: readonly (string | TrajectoryFile)[]): P
     groups.set(key, group);
   };
   for (const entry of paths) {
-    const file = typeof entry === "string" && entry.endsWith(".traj.json") ? { path: entry, name: basename(entry) } : entry;
-    const path = typeof file === "string" ? file : file.path;
+    const { path, name } = typeof entry === "string" ? { path: entry, name: basename(entry) } : entry;
     try {
-      if (typeof file !== "string") {
-        const read = await trajectoryRows(file);
+      if (path.endsWith(".traj.json")) {
+        const read = await trajectoryRows({ path, name });
         if (read === undefined) skipped++;
         else read.forEach(add);
         continue;
       }
-      skipped += await readLines(path, add);
+      skipped += await readLines(path, name.replace(/\.jsonl(\.gz)?$/, ""), add);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === "ENOENT" || code === "EACCES" || code === "EISDIR")

@@ -6,10 +6,19 @@ export interface ToolCall {
   readonly argsJson: string;
 }
 
-/** The command line of a shell call's args: the string itself, or its `command` field; else "". */
+/**
+ * The command line of a shell call's args: the string itself, or its `command` field (Codex's `cmd`; an argument
+ * list such as `["bash", "-lc", "ls"]` as the script it runs, or its words joined); else "".
+ */
 export function commandLineOf(args: unknown): string {
   if (typeof args === "string") return args;
-  return typeof args === "object" && args !== null && typeof (args as { command?: unknown }).command === "string" ? (args as { command: string }).command : "";
+  if (typeof args !== "object" || args === null) return "";
+  const { command, cmd } = args as { command?: unknown; cmd?: unknown };
+  if (typeof command === "string") return command;
+  if (typeof cmd === "string") return cmd;
+  if (!Array.isArray(command) || !command.every((word) => typeof word === "string")) return "";
+  const words = command;
+  return words.length === 3 && /(?:^|\/)(?:ba|z)?sh$/.test(words[0] ?? "") && /^-l?c$/.test(words[1] ?? "") ? (words[2] ?? "") : words.join(" ");
 }
 
 /**

@@ -17,15 +17,23 @@ describe("corpusFiles()", () => {
     await writeFile(join(dir, "a.jsonl"), "");
     await writeFile(join(dir, "notes.md"), "");
     await writeFile(join(dir, "trajs/django__django-1/django__django-1.traj.json"), "{}");
+    await mkdir(join(dir, "sessions/2026/12/07"), { recursive: true });
+    await writeFile(join(dir, "sessions/2026/12/07/rollout-2026-12-07T10-00-00-s1.jsonl"), "");
+    await mkdir(join(dir, "-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6/subagents"), { recursive: true });
+    await writeFile(join(dir, "-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6.jsonl"), "");
+    await writeFile(join(dir, "-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6/subagents/agent-1.jsonl"), "");
     await writeFile(join(dir, "nested/skipped.jsonl"), "");
   });
   after(async () => rm(dir, { recursive: true, force: true }));
 
-  it("takes a folder's own jsonl files and the trajectories anywhere under it, named by their path under the folder", async () => {
+  it("takes a folder's own jsonl files, and the trajectories and saved sessions in its folders, named by their path under it", async () => {
+    const under = (name: string): { path: string; name: string } => ({ path: join(dir, name), name });
     assert.deepEqual(await corpusFiles([dir]), [
       join(dir, "a.jsonl"),
       join(dir, "b.jsonl.gz"),
-      { path: join(dir, "trajs/django__django-1/django__django-1.traj.json"), name: "trajs/django__django-1/django__django-1.traj.json" },
+      under("-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6.jsonl"),
+      under("sessions/2026/12/07/rollout-2026-12-07T10-00-00-s1.jsonl"),
+      under("trajs/django__django-1/django__django-1.traj.json"),
     ]);
   });
 

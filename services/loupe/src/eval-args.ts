@@ -22,21 +22,26 @@ export function takeRepeatable(args: readonly string[]): { rest: string[]; corpu
   return taken;
 }
 
-/** The mini-SWE-agent trajectory files (`*.traj.json`) anywhere under `root`, named by their path under it. */
-async function trajectoryFilesUnder(root: string, under = ""): Promise<TrajectoryFile[]> {
+// Files a folder's subfolders give: mini-SWE-agent's trajectories, Codex's rollouts and Claude Code's sessions (named by their id).
+const SAVED_RUN = /(?:\.traj\.json|^rollout-.*\.jsonl|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl)$/;
+
+/** The saved runs in the folders under `root` (see SAVED_RUN; `*.traj.json` in `root` too), named by their path under it. */
+async function savedRunsUnder(root: string, under = ""): Promise<TrajectoryFile[]> {
   const found: TrajectoryFile[] = [];
   const entries = (await readdir(join(root, under), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const name = under === "" ? entry.name : `${under}/${entry.name}`;
-    if (entry.isDirectory()) found.push(...(await trajectoryFilesUnder(root, name)));
-    else if (entry.isFile() && entry.name.endsWith(".traj.json")) found.push({ path: join(root, name), name });
+    if (entry.isDirectory()) found.push(...(await savedRunsUnder(root, name)));
+    else if (entry.isFile() && (entry.name.endsWith(".traj.json") || (under !== "" && SAVED_RUN.test(entry.name))))
+      found.push({ path: join(root, name), name });
   }
   return found;
 }
 
 /**
- * Corpus files: each path as it is, or a directory's *.jsonl and *.jsonl.gz files and the mini-SWE-agent
- * trajectories (*.traj.json) in it or in its folders.
+ * Corpus files: each path as it is, or a directory's *.jsonl and *.jsonl.gz files and, in it or in its folders,
+ * mini-SWE-agent's trajectories (*.traj.json), and in its folders Codex's rollouts (rollout-*.jsonl) and Claude
+ * Code's sessions (<uuid>.jsonl) — so `~/.codex/sessions` and `~/.claude/projects` read whole.
  */
 export async function corpusFiles(paths: readonly string[]): Promise<(string | TrajectoryFile)[]> {
   const files: (string | TrajectoryFile)[] = [];
@@ -51,7 +56,7 @@ export async function corpusFiles(paths: readonly string[]): Promise<(string | T
           .filter((name) => /\.jsonl(\.gz)?$/.test(name))
           .sort()
           .map((name) => join(path, name)),
-        ...(await trajectoryFilesUnder(path)),
+        ...(await savedRunsUnder(path)),
       );
   }
   if (files.length === 0) throw new AppError("invalid_argument", "loupe eval needs --corpus <file.jsonl[.gz]|file.traj.json|dir> (one or more)");

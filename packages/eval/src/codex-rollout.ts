@@ -1,0 +1,155 @@
+import type { CorpusRow } from "./corpus-row.js";
+
+// Codex's session rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`) read as corpus rows, so a user
+// measures Loupe's first views on their own sessions: `loupe eval --corpus ~/.codex/sessions`.
+
+type Item = Record<string, unknown>;
+
+const LINE_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
+
+/** Whether one parsed JSONL line is a Codex rollout's: a `type` it writes and a `payload`. */
+export function isCodexRolloutLine(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const line = value as Record<string, unknown>;
+  return typeof line["type"] === "string" && LINE_TYPES.has(line["type"]) && typeof line["payload"] === "object" && line["payload"] !== null;
+}
+
+/** The `text` of each part of a message's content, joined by newlines. */
+function textOfParts(parts: unknown): string {
+  if (!Array.isArray(parts)) return "";
+  return parts
+    .flatMap((part: unknown) => {
+      const text = typeof part === "object" && part !== null ? (part as { text?: unknown }).text : undefined;
+      return typeof text === "string" ? [text] : [];
+    })
+    .join("\n");
+}
+
+// What Codex itself puts in a user message (its environment, its instructions): one `<tag>…</tag>` block.
+const INJECTED = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
+
+const isCall = (item: Item): boolean => item["type"] === "function_call" || item["type"] === "custom_tool_call";
+const isOutput = (item: Item): boolean => item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output";
+const isUserText = (item: Item): boolean => item["type"] === "message" && item["role"] === "user" && !INJECTED.test(textOfParts(item["content"]));
+
+/** A call's arguments: a function call's JSON `arguments` parsed (left as text when not JSON), a custom call's `input`. */
+function argsOf(item: Item): unknown {
+  if (item["type"] === "custom_tool_call") return { input: item["input"] };
+  const text = item["arguments"];
+  if (typeof text !== "string") return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { arguments: text };
+  }
+}
+
+/** What the model wrote in an item as a next action's line: its text, its reasoning summary, or `[name] ` and its arguments' values. */
+function wroteIn(item: Item): string {
+  if (item["type"] === "message" && item["role"] === "assistant") return textOfParts(item["content"]);
+  if (item["type"] === "reasoning") return textOfParts(item["summary"]);
+  if (!isCall(item) || typeof item["name"] !== "string") return "";
+  const values: string[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (typeof value === "string") values.push(value);
+    else if (typeof value === "number") values.push(String(value));
+    else if (depth < 4 && typeof value === "object" && value !== null) for (const inner of Object.values(value)) visit(inner, depth + 1);
+  };
+  visit(argsOf(item), 0);
+  return `[${item["name"]}] ${values.join("\n")}`;
+}
+
+// The header Codex's exec tools put above a command's output ("Process exited with code 1", then "Output:").
+const EXEC_HEADER = /^(?:Chunk ID: [^\n]*\n)?(?:Wall time: [^\n]*\n)?(?:Process exited with code (-?\d+)\n)?(?:Original token count: [^\n]*\n)?Output:\n/;
+
+/** A tool output's text and exit code: the exec header's code and what follows it, an older `{output, metadata}` JSON's, or the text as it is. */
+function outputOf(item: Item): { output: string; exitCode: number | undefined } {
+  const raw = item["output"];
+  const text = typeof raw === "string" ? raw : textOfParts(raw);
+  const header = EXEC_HEADER.exec(text);
+  if (header !== null) return { output: text.slice(header[0].length), exitCode: header[1] === undefined ? undefined : Number(header[1]) };
+  if (text.startsWith("{")) {
+    try {
+      const parsed = JSON.parse(text) as { output?: unknown; metadata?: { exit_code?: unknown } };
+      if (typeof parsed.output === "string")
+        return { output: parsed.output, exitCode: typeof parsed.metadata?.exit_code === "number" ? parsed.metadata.exit_code : undefined };
+    } catch {
+      // Not the older JSON shape: the text as it is.
+    }
+  }
+  return { output: text, exitCode: undefined };
+}
+
+/** The model a rollout's last `turn_context` names; "" when none does. */
+function modelOf(lines: readonly Item[]): string {
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = lines[index];
+    const payload = line?.["payload"] as Item | undefined;
+    if (line?.["type"] === "turn_context" && typeof payload?.["model"] === "string") return payload["model"];
+  }
+  return "";
+}
+
+/**
+ * The corpus rows of one Codex rollout's parsed lines: one row a call whose output the rollout holds and after
+ * which the model wrote again (that turn — its text, reasoning summaries and calls — is the row's `next_action`),
+ * stepped from 1. A model turn is what it wrote between tool outputs and user messages; calls of one turn share
+ * the turn that follows, and each row records the turn that issued its call and the turns before it. The task is
+ * the first user message Codex did not write itself; the agent system `codex (<model>)` when a turn names its model.
+ */
+export function rowsOfCodexRollout(lines: readonly Item[], trajectoryId: string): CorpusRow[] {
+  const items = lines.flatMap((line) =>
+    line["type"] === "response_item" && typeof line["payload"] === "object" && line["payload"] !== null ? [line["payload"] as Item] : [],
+  );
+  const model = modelOf(lines);
+  const agentSystem = model === "" ? "codex" : `codex (${model})`;
+  const task = textOfParts(items.find(isUserText)?.["content"]).trim();
+  // The model's turns, each with its items and the tool outputs after it.
+  const turns: Array<{ wrote: Item[]; outputs: Item[] }> = [];
+  for (const item of items) {
+    const last = turns[turns.length - 1];
+    if (isOutput(item)) last?.outputs.push(item);
+    else if (isUserText(item)) turns.push({ wrote: [], outputs: [] });
+    else if (wroteIn(item) !== "" || isCall(item)) {
+      if (last === undefined || last.outputs.length > 0) turns.push({ wrote: [item], outputs: [] });
+      else last.wrote.push(item);
+    }
+  }
+  const actionOf = (turn: { wrote: Item[] }): string =>
+    turn.wrote
+      .map(wroteIn)
+      .filter((text) => text.trim() !== "")
+      .join("\n");
+  const rows: CorpusRow[] = [];
+  const earlier: string[] = [];
+  turns.forEach((turn, index) => {
+    const issuing = actionOf(turn);
+    const before = [...earlier];
+    if (issuing !== "") earlier.push(issuing);
+    const reply = turns[index + 1];
+    const nextAction = reply === undefined ? "" : actionOf(reply);
+    if (nextAction === "") return;
+    for (const call of turn.wrote.filter(isCall)) {
+      const answer = turn.outputs.find((output) => output["call_id"] === call["call_id"]);
+      if (answer === undefined) continue;
+      const { output, exitCode } = outputOf(answer);
+      rows.push({
+        agentSystem,
+        trajectoryId,
+        step: rows.length + 1,
+        task,
+        tool: typeof call["name"] === "string" ? call["name"] : "",
+        args: argsOf(call),
+        output,
+        outputAsSeen: output,
+        exitCode,
+        isError: false,
+        nextAction,
+        previousAction: issuing,
+        earlierActions: before,
+        toolDetail: "",
+      });
+    }
+  });
+  return rows;
+}
