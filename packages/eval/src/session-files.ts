@@ -1,5 +1,6 @@
 import { isClaudeTranscriptLine, rowsOfClaudeCodeTranscript } from "./claude-code-transcript.js";
 import { isCodexRolloutLine, rowsOfCodexRollout } from "./codex-rollout.js";
+import { isGeminiChatLine, rowsOfGeminiChat } from "./gemini-chat.js";
 import type { CorpusRow } from "./corpus-row.js";
 
 /** A runtime's saved session, known by its first line, read whole as corpus rows. */
@@ -26,9 +27,10 @@ const parsed = (lines: readonly string[]): Record<string, unknown>[] =>
 const FORMATS: ReadonlyArray<SessionFormat & { readonly isLine: (value: unknown) => boolean }> = [
   { runtime: "claude-code", isLine: isClaudeTranscriptLine, rowsOf: (lines, id) => rowsOfClaudeCodeTranscript(lines.join("\n"), id) },
   { runtime: "codex", isLine: isCodexRolloutLine, rowsOf: (lines, id) => rowsOfCodexRollout(parsed(lines), id) },
+  { runtime: "gemini-cli", isLine: isGeminiChatLine, rowsOf: (lines, id) => rowsOfGeminiChat(parsed(lines), id) },
 ];
 
-/** The session format a JSONL file's first line (parsed) opens, if any: Claude Code's transcript, Codex's rollout. */
+/** The session format a JSONL file's first line (parsed) opens, if any: Claude Code's transcript, Codex's rollout, Gemini CLI's chat. */
 export function sessionFormatOf(firstLine: unknown): SessionFormat | undefined {
   return FORMATS.find((format) => format.isLine(firstLine));
 }

@@ -19,6 +19,9 @@ describe("corpusFiles()", () => {
     await writeFile(join(dir, "trajs/django__django-1/django__django-1.traj.json"), "{}");
     await mkdir(join(dir, "sessions/2026/12/07"), { recursive: true });
     await writeFile(join(dir, "sessions/2026/12/07/rollout-2026-12-07T10-00-00-s1.jsonl"), "");
+    await mkdir(join(dir, "tmp/work/chats"), { recursive: true });
+    await writeFile(join(dir, "tmp/work/chats/session-2026-12-07T10-00-s1.jsonl"), "");
+    await writeFile(join(dir, "tmp/work/logs.json"), "");
     await mkdir(join(dir, "-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6/subagents"), { recursive: true });
     await writeFile(join(dir, "-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6.jsonl"), "");
     await writeFile(join(dir, "-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6/subagents/agent-1.jsonl"), "");
@@ -33,6 +36,7 @@ describe("corpusFiles()", () => {
       join(dir, "b.jsonl.gz"),
       under("-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6.jsonl"),
       under("sessions/2026/12/07/rollout-2026-12-07T10-00-00-s1.jsonl"),
+      under("tmp/work/chats/session-2026-12-07T10-00-s1.jsonl"),
       under("trajs/django__django-1/django__django-1.traj.json"),
     ]);
   });

@@ -22,8 +22,9 @@ export function takeRepeatable(args: readonly string[]): { rest: string[]; corpu
   return taken;
 }
 
-// Files a folder's subfolders give: mini-SWE-agent's trajectories, Codex's rollouts and Claude Code's sessions (named by their id).
-const SAVED_RUN = /(?:\.traj\.json|^rollout-.*\.jsonl|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl)$/;
+// Files a folder's subfolders give: mini-SWE-agent's trajectories, Codex's rollouts, Gemini CLI's chats and Claude Code's
+// sessions (named by their id).
+const SAVED_RUN = /(?:\.traj\.json|^rollout-.*\.jsonl|^session-.*\.jsonl|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl)$/;
 
 /** The saved runs in the folders under `root` (see SAVED_RUN; `*.traj.json` in `root` too), named by their path under it. */
 async function savedRunsUnder(root: string, under = ""): Promise<TrajectoryFile[]> {
@@ -40,8 +41,9 @@ async function savedRunsUnder(root: string, under = ""): Promise<TrajectoryFile[
 
 /**
  * Corpus files: each path as it is, or a directory's *.jsonl and *.jsonl.gz files and, in it or in its folders,
- * mini-SWE-agent's trajectories (*.traj.json), and in its folders Codex's rollouts (rollout-*.jsonl) and Claude
- * Code's sessions (<uuid>.jsonl) — so `~/.codex/sessions` and `~/.claude/projects` read whole.
+ * mini-SWE-agent's trajectories (*.traj.json), and in its folders Codex's rollouts (rollout-*.jsonl), Gemini CLI's
+ * chats (session-*.jsonl) and Claude Code's sessions (<uuid>.jsonl) — so `~/.codex/sessions`, `~/.gemini/tmp` and
+ * `~/.claude/projects` read whole.
  */
 export async function corpusFiles(paths: readonly string[]): Promise<(string | TrajectoryFile)[]> {
   const files: (string | TrajectoryFile)[] = [];
