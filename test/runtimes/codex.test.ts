@@ -1,16 +1,13 @@
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { readCorpus } from "@loupe/eval";
 import { callTool, scriptSteps } from "@loupe/testing";
 import { README_RULE, getSourceLimit, loupeEnv, loupeHttp, loupeHttpMcp, putSourceLimit, setupSettings, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, lastScripted, runtimeAvailable } from "./support/probe-run.js";
+import { checkSavedSession, SESSION_PROMPT, sessionScript } from "./support/saved-session.js";
 import { runCodex } from "./support/run-runtime.js";
 import { GREP_PATTERN, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, fileLine, longOutputLine } from "./support/suite-fixtures.js";
 import { checkSameBytes, recoverStep, results, startSuite, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
 import { checkTrackerView } from "./support/tracker-checks.js";
-import { corpusFiles } from "../../services/loupe/src/eval-args.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 
 // Codex has no read tool (it reads with cat or sed): the script reads nothing, and searches with grep.
@@ -149,42 +146,12 @@ describe("Codex 0.169.0 with Loupe", () => {
   it("its session rollout replays in loupe eval: a row per answered call, exit codes from the output, the model's next turn as its next action", async (t) => {
     if (!(await runtimeAvailable(t, "codex"))) return;
     const run = await runCodex(suite.vendor, {
-      prompt: "Find where value_1777 is computed.",
+      prompt: SESSION_PROMPT,
       workFiles: SUITE_WORK_FILES,
       keepSandbox: true,
-      onStart: () =>
-        suite.vendor.setScript(
-          scriptSteps([
-            callTool("exec_command", { cmd: "seq 1 3" }, "First a count."),
-            callTool("exec_command", { cmd: "ls /nonexistent-dir" }, "Now a folder that is not there."),
-          ]),
-        ),
+      onStart: () => suite.vendor.setScript(sessionScript("exec_command", (cmd) => ({ cmd }))),
     });
-    try {
-      t.diagnostic(describeRun(run));
-      assert.equal(run.exitCode, 0, run.stderr);
-      const files = await corpusFiles([join(run.home, ".codex", "sessions")]);
-      assert.equal(files.length, 1, "one rollout under CODEX_HOME/sessions");
-      const corpus = await readCorpus(files);
-      assert.equal(corpus.skipped, 0);
-      const rows = corpus.trajectories.flatMap((trajectory) => trajectory.rows);
-      assert.deepEqual(
-        rows.map((row) => [row.tool, row.args, row.exitCode]),
-        [
-          ["exec_command", { cmd: "seq 1 3" }, 0],
-          ["exec_command", { cmd: "ls /nonexistent-dir" }, 2],
-        ],
-      );
-      const [count, missing] = rows;
-      assert.match(corpus.trajectories[0]?.agentSystem ?? "", /^codex/);
-      assert.equal(count?.task, "Find where value_1777 is computed.");
-      assert.equal(count?.output, "1\n2\n3\n");
-      assert.equal(count?.nextAction, "Now a folder that is not there.\n[exec_command] ls /nonexistent-dir");
-      assert.equal(missing?.previousAction, count?.nextAction);
-      assert.match(missing?.output ?? "", /No such file or directory/);
-      assert.match(missing?.nextAction ?? "", /Done\./);
-    } finally {
-      await rm(dirname(run.home), { recursive: true, force: true });
-    }
+    t.diagnostic(describeRun(run));
+    await checkSavedSession(run, ".codex/sessions", { tool: "exec_command", agentSystem: /^codex/, exitCodes: [0, 2] });
   });
 });

@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { readCorpus } from "@loupe/eval";
 import { callTool, scriptSteps } from "@loupe/testing";
 import { README_RULE, getSourceLimit, loupeEnv, loupeHttp, loupeStdioMcp, putSourceLimit, setupSettings, trackerMcp } from "./support/loupe-wiring.js";
 import { describeRun, runtimeAvailable } from "./support/probe-run.js";
+import { checkSavedSession, SESSION_PROMPT, sessionScript } from "./support/saved-session.js";
 import { runGeminiCli } from "./support/run-runtime.js";
 import { GREP_PATTERN, fileLine, LONG_OUTPUT_COMMAND, SUITE_FAILING_COMMAND, SUITE_WORK_FILES, longOutputLine } from "./support/suite-fixtures.js";
 import { checkSameBytes, recoverStep, results, startSuite, type Suite, logMark, loupeProblems } from "./support/suite-run.js";
-import { corpusFiles } from "../../services/loupe/src/eval-args.js";
 import { checkFailingEvidence, checkLogLines, checkRecovered, clauseParts, cutNoticeOf, omissionNotices } from "./support/view-checks.js";
 
 const steps = (work: string): ReturnType<typeof callTool>[] => [
@@ -125,42 +122,12 @@ describe("Gemini CLI 0.61.0 with Loupe", () => {
   it("its chat file replays in loupe eval: a row per answered call, the command's own output and exit code, the next reply as its next action", async (t) => {
     if (!(await runtimeAvailable(t, "gemini"))) return;
     const run = await runGeminiCli(suite.vendor, {
-      prompt: "Find where value_1777 is computed.",
+      prompt: SESSION_PROMPT,
       workFiles: SUITE_WORK_FILES,
       keepSandbox: true,
-      onStart: () =>
-        suite.vendor.setScript(
-          scriptSteps([
-            callTool("run_shell_command", { command: "seq 1 3" }, "First a count."),
-            callTool("run_shell_command", { command: "ls /nonexistent-dir" }, "Now a folder that is not there."),
-          ]),
-        ),
+      onStart: () => suite.vendor.setScript(sessionScript("run_shell_command", (command) => ({ command }))),
     });
-    try {
-      t.diagnostic(describeRun(run));
-      assert.equal(run.exitCode, 0, run.stderr);
-      const files = await corpusFiles([join(run.home, ".gemini", "tmp")]);
-      assert.equal(files.length, 1, "one chat file under ~/.gemini/tmp");
-      const corpus = await readCorpus(files);
-      assert.equal(corpus.skipped, 0);
-      const rows = corpus.trajectories.flatMap((trajectory) => trajectory.rows);
-      assert.deepEqual(
-        rows.map((row) => [row.tool, row.args, row.exitCode]),
-        [
-          ["run_shell_command", { command: "seq 1 3" }, 0],
-          ["run_shell_command", { command: "ls /nonexistent-dir" }, 2],
-        ],
-      );
-      const [count, missing] = rows;
-      assert.match(corpus.trajectories[0]?.agentSystem ?? "", /^gemini-cli/);
-      assert.equal(count?.task, "Find where value_1777 is computed.");
-      assert.equal(count?.output.trim(), "1\n2\n3");
-      assert.match(count?.nextAction ?? "", /Now a folder that is not there\.\n\[run_shell_command\] ls \/nonexistent-dir$/);
-      assert.equal(missing?.previousAction, count?.nextAction);
-      assert.match(missing?.output ?? "", /^ls: cannot access '\/nonexistent-dir': No such file or directory\n?$/);
-      assert.match(missing?.nextAction ?? "", /Done\./);
-    } finally {
-      await rm(dirname(run.home), { recursive: true, force: true });
-    }
+    t.diagnostic(describeRun(run));
+    await checkSavedSession(run, ".gemini/tmp", { tool: "run_shell_command", agentSystem: /^gemini-cli/, exitCodes: [0, 2] });
   });
 });

@@ -31,7 +31,7 @@ const transcript = [
   said("m1", { type: "tool_use", id: "t1", name: "Bash", input: { command: "ls -la /", description: "List the root" } }),
   said("m1", { type: "tool_use", id: "t2", name: "Bash", input: { command: "node app.js" } }),
   result("t1", listing),
-  result("t2", [{ type: "text", text: failure }], true),
+  result("t2", [{ type: "text", text: `Exit code 1\n${failure}` }], true),
   said("sub", { type: "tool_use", id: "t9", name: "Grep", input: { pattern: "x" } }, { isSidechain: true }),
   user([{ type: "tool_result", tool_use_id: "t9", content: "from a subagent" }], { isSidechain: true }),
   said("m2", { type: "text", text: "The TypeError comes from loadConfig." }),
@@ -44,10 +44,10 @@ describe("rowsOfClaudeCodeTranscript()", () => {
     const rows = rowsOfClaudeCodeTranscript(transcript, "claude-code:s-1");
     assert.ok(rows);
     assert.deepEqual(
-      rows.map((row) => [row.step, row.tool, row.args, row.isError]),
+      rows.map((row) => [row.step, row.tool, row.args, row.isError, row.exitCode]),
       [
-        [1, "Bash", { command: "ls -la /", description: "List the root" }, false],
-        [2, "Bash", { command: "node app.js" }, true],
+        [1, "Bash", { command: "ls -la /", description: "List the root" }, false, 0],
+        [2, "Bash", { command: "node app.js" }, true, 1],
       ],
       "the last call has no reply after it, and the subagent's call is not the session's",
     );
@@ -55,7 +55,7 @@ describe("rowsOfClaudeCodeTranscript()", () => {
     assert.equal(first?.agentSystem, "claude-code (claude-opus-4-5)");
     assert.equal(first?.task, "loadConfig fails without DATABASE_URL; fix it", "the runtime's own context is not the task");
     assert.equal(first?.output, listing);
-    assert.equal(second?.output, failure);
+    assert.equal(second?.output, failure, "the exit code's line taken off");
     assert.equal(first?.nextAction, "The TypeError comes from loadConfig.\n[Read] /srv/app/config.js");
     assert.equal(second?.nextAction, first?.nextAction, "calls side by side share the reply after them");
   });

@@ -1,6 +1,7 @@
 import { messagesFromClaudeTranscript, modelFromClaudeTranscript } from "@loupe/client/intent";
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock, AnthropicToolUseBlock } from "@loupe/conversation";
 import type { CorpusRow } from "./corpus-row.js";
+import { callLine, rowsOfTurns, type SessionCall, type SessionTurn } from "./session-rows.js";
 
 // Claude Code's session transcripts (`~/.claude/projects/<project>/<session>.jsonl`) read as corpus rows, so a user
 // measures Loupe's first views on their own sessions: `loupe eval --corpus ~/.claude/projects/<project>`.
@@ -35,21 +36,30 @@ function resultText(block: AnthropicToolResultBlock): string {
   return content.flatMap((part) => (part.type === "text" && typeof part["text"] === "string" ? [part["text"]] : [])).join("\n");
 }
 
-/** A call as a next action's line: `[Name] ` and its arguments' string and number values, one a line. */
-function callLine(block: AnthropicToolUseBlock): string {
-  const values: string[] = [];
-  const visit = (value: unknown, depth: number): void => {
-    if (typeof value === "string") values.push(value);
-    else if (typeof value === "number") values.push(String(value));
-    else if (depth < 4 && typeof value === "object" && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);
-  };
-  visit(block.input, 0);
-  return `[${block.name}] ${values.join("\n")}`;
+// Claude Code opens a failed Bash command's result with its exit code.
+const EXIT_LINE = /^Exit code (-?\d+)\n/;
+
+/**
+ * A result's output and exit code: a Bash result's "Exit code N" line read and taken off (0 without it when the
+ * result is not an error), any other result as it is.
+ */
+function answerOf(tool: string, text: string, isError: boolean): { output: string; exitCode: number | undefined } {
+  if (tool !== "Bash") return { output: text, exitCode: undefined };
+  const exit = EXIT_LINE.exec(text);
+  if (exit !== null) return { output: text.slice(exit[0].length), exitCode: Number(exit[1]) };
+  return { output: text, exitCode: isError ? undefined : 0 };
 }
 
 /** What an assistant message did, as a corpus `next_action`: its text, then each of its calls. */
 function actionOf(message: AnthropicMessage): string {
-  return [textOf(message), ...blocksOf(message).filter(isToolUse).map(callLine)].filter((part) => part !== "").join("\n");
+  return [
+    textOf(message),
+    ...blocksOf(message)
+      .filter(isToolUse)
+      .map((block) => callLine(block.name, block.input)),
+  ]
+    .filter((part) => part !== "")
+    .join("\n");
 }
 
 // What Claude Code itself puts in a user message (a command's output, a hook's context, an interruption): not the task.
@@ -78,46 +88,27 @@ export function rowsOfClaudeCodeTranscript(text: string, trajectoryId: string): 
       (message) => message.role === "user" && !blocksOf(message).some(isToolResult) && textOf(message) !== "" && !NOT_THE_TASK.test(textOf(message)),
     )?.content ?? "";
   const taskText = typeof task === "string" ? task : textOf({ role: "user", content: task });
-  const rows: CorpusRow[] = [];
-  // The assistant's messages before the one being read, as next actions: each row records its own intent's parts,
-  // since calls made side by side share a reply (the previous row's next action is not what issued the next).
-  const earlier: string[] = [];
+  const turns: SessionTurn[] = [];
   messages.forEach((message, index) => {
     if (message.role !== "assistant") return;
-    const issuing = actionOf(message);
-    const before = [...earlier];
-    earlier.push(issuing);
-    const calls = blocksOf(message).filter(isToolUse);
-    if (calls.length === 0) return;
     const results = new Map<string, AnthropicToolResultBlock>();
-    let after = index + 1;
-    for (; after < messages.length && messages[after]?.role === "user"; after++)
+    for (let after = index + 1; after < messages.length && messages[after]?.role === "user"; after++)
       for (const block of blocksOf(messages[after] as AnthropicMessage)) if (isToolResult(block)) results.set(block.tool_use_id, block);
-    const reply = messages[after];
-    if (reply === undefined) return;
-    const nextAction = actionOf(reply);
-    if (nextAction === "") return;
-    for (const call of calls) {
-      const result = results.get(call.id);
-      if (result === undefined) continue;
-      const output = resultText(result);
-      rows.push({
-        agentSystem,
-        trajectoryId,
-        step: rows.length + 1,
-        task: taskText,
-        tool: call.name,
-        args: call.input ?? null,
-        output,
-        outputAsSeen: output,
-        exitCode: undefined,
-        isError: result.is_error === true,
-        nextAction,
-        previousAction: issuing,
-        earlierActions: before,
-        toolDetail: "",
+    const calls = blocksOf(message)
+      .filter(isToolUse)
+      .flatMap((call): SessionCall[] => {
+        const result = results.get(call.id);
+        if (result === undefined) return [];
+        return [
+          {
+            name: call.name,
+            args: call.input ?? null,
+            ...answerOf(call.name, resultText(result), result.is_error === true),
+            isError: result.is_error === true,
+          },
+        ];
       });
-    }
+    turns.push({ action: actionOf(message), calls });
   });
-  return rows;
+  return rowsOfTurns(turns, { agentSystem, trajectoryId, task: taskText });
 }

@@ -1,4 +1,6 @@
+import { INJECTED_CONTEXT, textOfParts } from "@loupe/client/intent";
 import type { CorpusRow } from "./corpus-row.js";
+import { callLine, rowsOfTurns, type SessionCall, type SessionTurn } from "./session-rows.js";
 
 // Codex's session rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`) read as corpus rows, so a user
 // measures Loupe's first views on their own sessions: `loupe eval --corpus ~/.codex/sessions`.
@@ -14,23 +16,9 @@ export function isCodexRolloutLine(value: unknown): boolean {
   return typeof line["type"] === "string" && LINE_TYPES.has(line["type"]) && typeof line["payload"] === "object" && line["payload"] !== null;
 }
 
-/** The `text` of each part of a message's content, joined by newlines. */
-function textOfParts(parts: unknown): string {
-  if (!Array.isArray(parts)) return "";
-  return parts
-    .flatMap((part: unknown) => {
-      const text = typeof part === "object" && part !== null ? (part as { text?: unknown }).text : undefined;
-      return typeof text === "string" ? [text] : [];
-    })
-    .join("\n");
-}
-
-// What Codex itself puts in a user message (its environment, its instructions): one `<tag>…</tag>` block.
-const INJECTED = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
-
 const isCall = (item: Item): boolean => item["type"] === "function_call" || item["type"] === "custom_tool_call";
 const isOutput = (item: Item): boolean => item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output";
-const isUserText = (item: Item): boolean => item["type"] === "message" && item["role"] === "user" && !INJECTED.test(textOfParts(item["content"]));
+const isUserText = (item: Item): boolean => item["type"] === "message" && item["role"] === "user" && !INJECTED_CONTEXT.test(textOfParts(item["content"]));
 
 /** A call's arguments: a function call's JSON `arguments` parsed (left as text when not JSON), a custom call's `input`. */
 function argsOf(item: Item): unknown {
@@ -48,15 +36,7 @@ function argsOf(item: Item): unknown {
 function wroteIn(item: Item): string {
   if (item["type"] === "message" && item["role"] === "assistant") return textOfParts(item["content"]);
   if (item["type"] === "reasoning") return textOfParts(item["summary"]);
-  if (!isCall(item) || typeof item["name"] !== "string") return "";
-  const values: string[] = [];
-  const visit = (value: unknown, depth: number): void => {
-    if (typeof value === "string") values.push(value);
-    else if (typeof value === "number") values.push(String(value));
-    else if (depth < 4 && typeof value === "object" && value !== null) for (const inner of Object.values(value)) visit(inner, depth + 1);
-  };
-  visit(argsOf(item), 0);
-  return `[${item["name"]}] ${values.join("\n")}`;
+  return isCall(item) && typeof item["name"] === "string" ? callLine(item["name"], argsOf(item)) : "";
 }
 
 // The header Codex's exec tools put above a command's output ("Process exited with code 1", then "Output:").
@@ -120,36 +100,14 @@ export function rowsOfCodexRollout(lines: readonly Item[], trajectoryId: string)
       .map(wroteIn)
       .filter((text) => text.trim() !== "")
       .join("\n");
-  const rows: CorpusRow[] = [];
-  const earlier: string[] = [];
-  turns.forEach((turn, index) => {
-    const issuing = actionOf(turn);
-    const before = [...earlier];
-    if (issuing !== "") earlier.push(issuing);
-    const reply = turns[index + 1];
-    const nextAction = reply === undefined ? "" : actionOf(reply);
-    if (nextAction === "") return;
-    for (const call of turn.wrote.filter(isCall)) {
+  const sessionTurns = turns.map((turn): SessionTurn => ({
+    action: actionOf(turn),
+    calls: turn.wrote.filter(isCall).flatMap((call): SessionCall[] => {
       const answer = turn.outputs.find((output) => output["call_id"] === call["call_id"]);
-      if (answer === undefined) continue;
+      if (answer === undefined) return [];
       const { output, exitCode } = outputOf(answer);
-      rows.push({
-        agentSystem,
-        trajectoryId,
-        step: rows.length + 1,
-        task,
-        tool: typeof call["name"] === "string" ? call["name"] : "",
-        args: argsOf(call),
-        output,
-        outputAsSeen: output,
-        exitCode,
-        isError: false,
-        nextAction,
-        previousAction: issuing,
-        earlierActions: before,
-        toolDetail: "",
-      });
-    }
-  });
-  return rows;
+      return [{ name: typeof call["name"] === "string" ? call["name"] : "", args: argsOf(call), output, exitCode, isError: false }];
+    }),
+  }));
+  return rowsOfTurns(sessionTurns, { agentSystem, trajectoryId, task });
 }

@@ -1,4 +1,6 @@
+import { INJECTED_CONTEXT } from "@loupe/client/intent";
 import type { CorpusRow } from "./corpus-row.js";
+import { callLine, rowsOfTurns, type SessionCall, type SessionTurn } from "./session-rows.js";
 
 // Gemini CLI's chat files (`~/.gemini/tmp/<project>/chats/session-….jsonl`) read as corpus rows, so a user measures
 // Loupe's first views on their own sessions: `loupe eval --corpus ~/.gemini/tmp`.
@@ -46,21 +48,15 @@ function thoughtsOf(thoughts: unknown): string {
 
 const callsOf = (message: Entry): Entry[] => (Array.isArray(message["toolCalls"]) ? message["toolCalls"].filter(isObject) : []);
 
-/** A call as a next action's line: `[name] ` and its arguments' string and number values, one a line. */
-function callLine(call: Entry): string {
-  const values: string[] = [];
-  const visit = (value: unknown, depth: number): void => {
-    if (typeof value === "string") values.push(value);
-    else if (typeof value === "number") values.push(String(value));
-    else if (depth < 4 && typeof value === "object" && value !== null) for (const inner of Object.values(value)) visit(inner, depth + 1);
-  };
-  visit(call["args"], 0);
-  return `[${typeof call["name"] === "string" ? call["name"] : ""}] ${values.join("\n")}`;
-}
-
 /** What a reply did, as a corpus `next_action`: its thoughts, its text, then each of its calls. */
 function actionOf(message: Entry): string {
-  return [thoughtsOf(message["thoughts"]), textOf(message["content"]).trim(), ...callsOf(message).map(callLine)].filter((part) => part !== "").join("\n");
+  return [
+    thoughtsOf(message["thoughts"]),
+    textOf(message["content"]).trim(),
+    ...callsOf(message).map((call) => callLine(typeof call["name"] === "string" ? call["name"] : "", call["args"])),
+  ]
+    .filter((part) => part !== "")
+    .join("\n");
 }
 
 // Gemini CLI's frame around a tool's answer, and the lines its shell tool writes after a command's output.
@@ -82,9 +78,6 @@ function outputOf(call: Entry): { output: string; exitCode: number | undefined }
   return { output: output === "(empty)" ? "" : output, exitCode: code === null ? 0 : Number(code[1]) };
 }
 
-// What Gemini CLI itself puts in a user message (its session context): one `<tag>…</tag>` block, not the task.
-const INJECTED = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
-
 /**
  * The corpus rows of one Gemini CLI chat file's parsed lines: one row a call whose result the chat holds and after
  * which Gemini replied (that reply — thoughts, text and calls — is its `next_action`), stepped from 1; calls of one
@@ -93,40 +86,20 @@ const INJECTED = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
  */
 export function rowsOfGeminiChat(lines: readonly Entry[], trajectoryId: string): CorpusRow[] {
   const messages = messagesOf(lines);
-  const user = messages.find((message) => message["type"] === "user" && textOf(message["content"]).trim() !== "" && !INJECTED.test(textOf(message["content"])));
+  const user = messages.find(
+    (message) => message["type"] === "user" && textOf(message["content"]).trim() !== "" && !INJECTED_CONTEXT.test(textOf(message["content"])),
+  );
   const task = user === undefined ? "" : textOf(user["content"]).trim();
   const replies = messages.filter((message) => message["type"] === "gemini");
   const model = [...replies].reverse().find((reply) => typeof reply["model"] === "string")?.["model"];
   const agentSystem = typeof model === "string" && model !== "" ? `gemini-cli (${model})` : "gemini-cli";
-  const rows: CorpusRow[] = [];
-  const earlier: string[] = [];
-  replies.forEach((reply, index) => {
-    const issuing = actionOf(reply);
-    const before = [...earlier];
-    if (issuing !== "") earlier.push(issuing);
-    const next = replies[index + 1];
-    const nextAction = next === undefined ? "" : actionOf(next);
-    if (nextAction === "") return;
-    for (const call of callsOf(reply)) {
+  const turns = replies.map((reply): SessionTurn => ({
+    action: actionOf(reply),
+    calls: callsOf(reply).flatMap((call): SessionCall[] => {
       const answer = outputOf(call);
-      if (answer === undefined) continue;
-      rows.push({
-        agentSystem,
-        trajectoryId,
-        step: rows.length + 1,
-        task,
-        tool: typeof call["name"] === "string" ? call["name"] : "",
-        args: call["args"] ?? null,
-        output: answer.output,
-        outputAsSeen: answer.output,
-        exitCode: answer.exitCode,
-        isError: call["status"] === "error",
-        nextAction,
-        previousAction: issuing,
-        earlierActions: before,
-        toolDetail: "",
-      });
-    }
-  });
-  return rows;
+      if (answer === undefined) return [];
+      return [{ name: typeof call["name"] === "string" ? call["name"] : "", args: call["args"] ?? null, ...answer, isError: call["status"] === "error" }];
+    }),
+  }));
+  return rowsOfTurns(turns, { agentSystem, trajectoryId, task });
 }

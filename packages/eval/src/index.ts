@@ -29,6 +29,7 @@ export { intentOf } from "./intent-of.js";
 export type { Trajectory } from "./corpus-row.js";
 export type { Recovery } from "./policy.js";
 export type { ToolCall } from "./tool-call.js";
+export { commandLineOf } from "./tool-call.js";
 export type { Totals } from "./score-trajectory.js";
 export type { EvidenceMiss } from "./evidence-miss.js";
 

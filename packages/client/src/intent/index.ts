@@ -6,3 +6,4 @@ export { intentFromClaudeTranscript, messagesFromClaudeTranscript, modelFromClau
 export { intentFromCodexRollout } from "./intent-from-codex-rollout.js";
 export { unwrapShellCommand, WRAP_MARKER } from "./loupe-wrapper.js";
 export { intentFromGeminiChat, modelFromGeminiChat } from "./intent-from-gemini-chat.js";
+export { INJECTED_CONTEXT, textOfParts } from "./transcript-lines.js";
