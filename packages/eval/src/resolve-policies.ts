@@ -23,6 +23,9 @@ export const DEFAULT_POLICY_NAMES: readonly string[] = [
   "deep-agents",
   "seed-rule",
   "loupe",
+  // What Loupe's hooks and SDK give (they send the intent), and the blind cut of the same size beside it.
+  "loupe:intent=on",
+  "blind:core:intent=on",
   "loupe:budget=1000",
 ];
 
