@@ -30,6 +30,7 @@ export type { Trajectory } from "./corpus-row.js";
 export type { Recovery } from "./policy.js";
 export type { ToolCall } from "./tool-call.js";
 export { commandLineOf } from "./tool-call.js";
+export { isLoupeView } from "./loupe-view.js";
 export type { Totals } from "./score-trajectory.js";
 export type { EvidenceMiss } from "./evidence-miss.js";
 

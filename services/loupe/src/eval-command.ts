@@ -10,6 +10,7 @@ import {
   formatReportHtml,
   formatLongTable,
   formatReportTable,
+  isLoupeView,
   needsLoupe,
   readCorpus,
   resolvePolicies,
@@ -63,6 +64,16 @@ async function notesCommand(
   }
 }
 
+/** Says on stderr how many outputs are Loupe's own views (a session recorded with its hooks in place): replaying them measures nothing. */
+function warnOfLoupeViews(trajectories: readonly Trajectory[]): void {
+  const rows = trajectories.flatMap((trajectory) => trajectory.rows);
+  const views = rows.filter((row) => isLoupeView(row.output)).length;
+  if (views > 0)
+    process.stderr.write(
+      `eval: ${String(views)} of ${String(rows.length)} outputs are already Loupe's views (recorded with its hooks in place): they measure nothing; replay sessions from before\n`,
+    );
+}
+
 /**
  * `loupe eval --corpus F… [--policy a,b] [--rule spec]… [--limit-trajectories N]
  * [--split dev|test] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE] [--views FILE]`:
@@ -95,10 +106,12 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
   const started = Date.now();
   const read = await readCorpus(files);
   const trajectories = selectTrajectories(read.trajectories, flags.values.split, flags.values["limit-trajectories"]);
+  const paths = files.map((file) => (typeof file === "string" ? file : file.path));
+  warnOfLoupeViews(trajectories);
   if (windows !== undefined) {
     for (const flag of ["misses", "views"] as const)
       if (flags.values[flag] !== undefined) throw new AppError("invalid_argument", `--${flag} applies to the policies' replay, not to --notes`);
-    const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped };
+    const meta = { corpus: paths, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped };
     return notesCommand(
       windows,
       trajectories,
@@ -131,7 +144,7 @@ export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEn
     const elapsedMs = Date.now() - started;
     if (flags.values.html !== undefined) await writeFile(flags.values.html, formatReportHtml(report, `loupe eval (${flags.values.split ?? "all"})`));
     if (flags.switches.has("json")) {
-      const meta = { corpus: files, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
+      const meta = { corpus: paths, split: flags.values.split ?? "all", rowsRead: read.rows, rowsSkipped: read.skipped, elapsedMs };
       process.stdout.write(JSON.stringify({ ...meta, ...report, againstBlind: blindComparisons(report) }) + "\n");
     } else process.stdout.write(formatReportTable(report) + "\n" + formatLongTable(report) + "\n");
     process.stderr.write(`eval: done in ${(elapsedMs / 1000).toFixed(1)}s\n`);
