@@ -24,7 +24,8 @@ commands:
                 [--admin] [--source S] [--expires-in DAYS]', 'token list [--tenant NAME] [--json]', 'token revoke ID'
   views         the field views a running Loupe applies, one line each: [--source APP] [--tool NAME] [--json]
   mcp           MCP server on stdio for agents (read_result, search_result, read_history, …): [--addr HOST:PORT]
-  eval          replay recorded trajectories under context policies: --corpus F… [--policy a,b] [--rule SPEC]…
+  eval          replay recorded trajectories under context policies — corpus files, or saved sessions as they are
+                (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, *.traj.json): --corpus F|DIR… [--policy a,b] [--rule SPEC]…
                 [--split dev|test] [--limit-trajectories N] [--addr HOST:PORT] [--json] [--html FILE] [--misses FILE] [--views FILE];
                 --notes W[,W…] replays them as turns instead and scores the handover notes (docs/evaluation.md)
   eval-compare  two runs' 'eval --views' files compared output by output (views changed, items gained and lost):
