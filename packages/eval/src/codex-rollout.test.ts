@@ -42,7 +42,14 @@ const rollout = [
   text("assistant", "The TypeError comes from loadConfig."),
   item({ type: "custom_tool_call", name: "apply_patch", input: "*** Begin Patch\n*** Update File: config.js\n*** End Patch", call_id: "c3" }),
   item({ type: "custom_tool_call_output", call_id: "c3", output: "Success. Updated the following files:\nM config.js" }),
-  text("assistant", "Fixed."),
+  text("assistant", "Fixed; now the server, left running."),
+  call("c4", { cmd: "node server.js" }),
+  item({
+    type: "function_call_output",
+    call_id: "c4",
+    output: "Chunk ID: 91ab02\nWall time: 10.0020 seconds\nProcess running with session ID 7\nOriginal token count: 4\nOutput:\nlistening on 8080\n",
+  }),
+  text("assistant", "It listens."),
 ];
 
 describe("rowsOfCodexRollout()", () => {
@@ -54,6 +61,7 @@ describe("rowsOfCodexRollout()", () => {
         [1, "exec_command", { cmd: "ls -la /" }, 0],
         [2, "exec_command", { cmd: "node app.js" }, 1],
         [3, "apply_patch", { input: "*** Begin Patch\n*** Update File: config.js\n*** End Patch" }, undefined],
+        [4, "exec_command", { cmd: "node server.js" }, undefined],
       ],
     );
     const [first, second, third] = rows;
@@ -63,7 +71,8 @@ describe("rowsOfCodexRollout()", () => {
     assert.equal(second?.output, failure);
     assert.equal(first?.nextAction, "The TypeError comes from loadConfig.\n[apply_patch] *** Begin Patch\n*** Update File: config.js\n*** End Patch");
     assert.equal(second?.nextAction, first?.nextAction, "calls of one turn share the turn after them");
-    assert.equal(third?.nextAction, "Fixed.");
+    assert.equal(third?.nextAction, "Fixed; now the server, left running.\n[exec_command] node server.js");
+    assert.equal(rows[3]?.output, "listening on 8080\n", "a command still running: its output without the header");
     assert.equal(third?.output, "Success. Updated the following files:\nM config.js");
   });
 
@@ -72,7 +81,7 @@ describe("rowsOfCodexRollout()", () => {
     const issuing = "Look at the root and run the app.\n[exec_command] ls -la /\n[exec_command] node app.js";
     assert.deepEqual(
       rows.map((row) => row.previousAction),
-      [issuing, issuing, rows[0]?.nextAction],
+      [issuing, issuing, rows[0]?.nextAction, rows[2]?.nextAction],
     );
     assert.deepEqual(rows[2]?.earlierActions, [issuing]);
     const trajectory = { agentSystem: "codex", id: "codex:s-1", rows };
@@ -111,7 +120,7 @@ describe("readCorpus() with a Codex rollout", () => {
     const corpus = await readCorpus([{ path: join(dir, "rollout-2026-12-07T10-00-00-s1.jsonl"), name: "2026/12/07/rollout-2026-12-07T10-00-00-s1.jsonl" }]);
     assert.deepEqual(
       corpus.trajectories.map((trajectory) => [trajectory.agentSystem, trajectory.id, trajectory.rows.length]),
-      [["codex (gpt-5.5)", "codex:2026/12/07/rollout-2026-12-07T10-00-00-s1", 3]],
+      [["codex (gpt-5.5)", "codex:2026/12/07/rollout-2026-12-07T10-00-00-s1", 4]],
     );
   });
 });

@@ -39,8 +39,10 @@ function wroteIn(item: Item): string {
   return isCall(item) && typeof item["name"] === "string" ? callLine(item["name"], argsOf(item)) : "";
 }
 
-// The header Codex's exec tools put above a command's output ("Process exited with code 1", then "Output:").
-const EXEC_HEADER = /^(?:Chunk ID: [^\n]*\n)?(?:Wall time: [^\n]*\n)?(?:Process exited with code (-?\d+)\n)?(?:Original token count: [^\n]*\n)?Output:\n/;
+// The header Codex's exec tools put above a command's output ("Process exited with code 1", or "Process running with
+// session ID 7" for one still running, then "Output:").
+const EXEC_HEADER =
+  /^(?:Chunk ID: [^\n]*\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID [^\n]*)\n)?(?:Original token count: [^\n]*\n)?Output:\n/;
 
 /** A tool output's text and exit code: the exec header's code and what follows it, an older `{output, metadata}` JSON's, or the text as it is. */
 function outputOf(item: Item): { output: string; exitCode: number | undefined } {
