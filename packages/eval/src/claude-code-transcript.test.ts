@@ -31,12 +31,14 @@ const transcript = [
   said("m1", { type: "tool_use", id: "t1", name: "Bash", input: { command: "ls -la /", description: "List the root" } }),
   said("m1", { type: "tool_use", id: "t2", name: "Bash", input: { command: "node app.js" } }),
   result("t1", listing),
-  result("t2", [{ type: "text", text: `Exit code 1\n${failure}` }], true),
+  // Written again with a reminder appended, as Claude Code does: the first is the tool's.
+  result("t1", `${listing}\n\n<system-reminder>\nThe date changed.\n</system-reminder>`),
+  result("t2", [{ type: "text", text: `Exit code 1\n${failure}\n\n<system-reminder>\nThe date changed.\n</system-reminder>` }], true),
   said("sub", { type: "tool_use", id: "t9", name: "Grep", input: { pattern: "x" } }, { isSidechain: true }),
   user([{ type: "tool_result", tool_use_id: "t9", content: "from a subagent" }], { isSidechain: true }),
   said("m2", { type: "text", text: "The TypeError comes from loadConfig." }),
   said("m2", { type: "tool_use", id: "t3", name: "Read", input: { file_path: "/srv/app/config.js" } }),
-  result("t3", "     1→export function loadConfig() {}"),
+  result("t3", "1\texport function loadConfig() {}\n\n<system-reminder>\nmalware check\n</system-reminder>"),
 ].join("\n");
 
 describe("rowsOfClaudeCodeTranscript()", () => {
@@ -55,7 +57,7 @@ describe("rowsOfClaudeCodeTranscript()", () => {
     assert.equal(first?.agentSystem, "claude-code (claude-opus-4-5)");
     assert.equal(first?.task, "loadConfig fails without DATABASE_URL; fix it", "the runtime's own context is not the task");
     assert.equal(first?.output, listing);
-    assert.equal(second?.output, failure, "the exit code's line taken off");
+    assert.equal(second?.output, failure, "the exit code's line and the reminder Claude Code appended taken off");
     assert.equal(first?.nextAction, "The TypeError comes from loadConfig.\n[Read] /srv/app/config.js");
     assert.equal(second?.nextAction, first?.nextAction, "calls side by side share the reply after them");
   });

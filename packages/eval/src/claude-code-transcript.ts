@@ -28,12 +28,17 @@ function textOf(message: AnthropicMessage): string {
     .trim();
 }
 
-/** A tool result's text: its string content, or its text blocks joined by newlines. */
+// What Claude Code appends to a tool's result for the model: not the tool's output.
+const REMINDERS = /(?:\n\n<system-reminder>[\s\S]*?<\/system-reminder>)+\n*$/;
+
+/** A tool result's text (its string content, or its text blocks joined by newlines) without the reminders appended to it. */
 function resultText(block: AnthropicToolResultBlock): string {
   const { content } = block;
-  if (typeof content === "string") return content;
-  if (content === undefined) return "";
-  return content.flatMap((part) => (part.type === "text" && typeof part["text"] === "string" ? [part["text"]] : [])).join("\n");
+  const text =
+    typeof content === "string"
+      ? content
+      : (content ?? []).flatMap((part) => (part.type === "text" && typeof part["text"] === "string" ? [part["text"]] : [])).join("\n");
+  return text.replace(REMINDERS, "");
 }
 
 // Claude Code opens a failed Bash command's result with its exit code.
@@ -93,7 +98,9 @@ export function rowsOfClaudeCodeTranscript(text: string, trajectoryId: string): 
     if (message.role !== "assistant") return;
     const results = new Map<string, AnthropicToolResultBlock>();
     for (let after = index + 1; after < messages.length && messages[after]?.role === "user"; after++)
-      for (const block of blocksOf(messages[after] as AnthropicMessage)) if (isToolResult(block)) results.set(block.tool_use_id, block);
+      // A result may be written again with a reminder appended: the first is the tool's.
+      for (const block of blocksOf(messages[after] as AnthropicMessage))
+        if (isToolResult(block) && !results.has(block.tool_use_id)) results.set(block.tool_use_id, block);
     const calls = blocksOf(message)
       .filter(isToolUse)
       .flatMap((call): SessionCall[] => {
