@@ -55,6 +55,7 @@ describe("rowsOfClaudeCodeTranscript()", () => {
     );
     const [first, second] = rows;
     assert.equal(first?.agentSystem, "claude-code (claude-opus-4-5)");
+    assert.equal(first?.model, "claude-opus-4-5");
     assert.equal(first?.task, "loadConfig fails without DATABASE_URL; fix it", "the runtime's own context is not the task");
     assert.equal(first?.output, listing);
     assert.equal(second?.output, failure, "the exit code's line and the reminder Claude Code appended taken off");

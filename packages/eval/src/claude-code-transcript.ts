@@ -117,5 +117,5 @@ export function rowsOfClaudeCodeTranscript(text: string, trajectoryId: string): 
       });
     turns.push({ action: actionOf(message), calls });
   });
-  return rowsOfTurns(turns, { agentSystem, trajectoryId, task: taskText });
+  return rowsOfTurns(turns, { agentSystem, trajectoryId, task: taskText, model });
 }

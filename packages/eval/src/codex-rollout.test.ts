@@ -66,6 +66,7 @@ describe("rowsOfCodexRollout()", () => {
     );
     const [first, second, third] = rows;
     assert.equal(first?.agentSystem, "codex (gpt-5.5)");
+    assert.equal(first?.model, "gpt-5.5");
     assert.equal(first?.task, "loadConfig fails without DATABASE_URL; fix it", "Codex's own context is not the task");
     assert.equal(first?.output, listing);
     assert.equal(second?.output, failure);

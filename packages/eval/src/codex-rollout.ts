@@ -111,5 +111,5 @@ export function rowsOfCodexRollout(lines: readonly Item[], trajectoryId: string)
       return [{ name: typeof call["name"] === "string" ? call["name"] : "", args: argsOf(call), output, exitCode, isError: false }];
     }),
   }));
-  return rowsOfTurns(sessionTurns, { agentSystem, trajectoryId, task });
+  return rowsOfTurns(sessionTurns, { agentSystem, trajectoryId, task, model });
 }

@@ -22,6 +22,7 @@ function row(output: string, args: unknown = { command: "python reproduce.py" },
     previousAction: "",
     earlierActions: [],
     toolDetail: "",
+    model: "",
   };
 }
 
@@ -64,6 +65,16 @@ describe("createCorePolicy()", () => {
       "other|fixture|t1",
     );
     assert.equal(other.firstView, one.firstView);
+  });
+
+  it("with model=recorded, sizes each call's view for the model the call recorded, as a hook that reads it does", async () => {
+    const policy = createCorePolicy({ budgetTokens: 1000, model: "recorded" });
+    const exact = await policy.view({ ...row(long), model: "openai/gpt-4o" }, "s");
+    const unknown = await policy.view({ ...row(long), model: "" }, "s");
+    // gpt-4o has its own tokenizer: the whole 1,000; a call that recorded no model: 800, as without a model.
+    assert.ok(counter.count(exact.firstView) > 800 && counter.count(exact.firstView) <= 1000, String(counter.count(exact.firstView)));
+    assert.equal(unknown.firstView, (await createCorePolicy({ budgetTokens: 1000 }).view(row(long), "s")).firstView);
+    assert.equal(exact.firstView, (await createCorePolicy({ budgetTokens: 1000, model: "gpt-4o" }).view(row(long), "s")).firstView);
   });
 
   it("projects with the shares it was given", async () => {

@@ -13,6 +13,7 @@ import {
   type TokenCounter,
 } from "@loupe/projection";
 import type { CorpusRow } from "./corpus-row.js";
+import { requestModel } from "./request-model.js";
 import type { Policy } from "./policy.js";
 import { searchSavedOutput } from "./saved-file-recovery.js";
 import { toolCallOf } from "./tool-call.js";
@@ -33,7 +34,10 @@ export interface CorePolicyOptions {
    * next action in it (ViewContext.oracleIntent: a diagnostic ceiling), "off" (the default) none.
    */
   readonly intent?: "on" | "recent" | "oracle" | "off";
-  /** The model named in the request ("" = none: an unknown tokenizer, counted with its margin); default "". */
+  /**
+   * The model named in the request ("" = none: an unknown tokenizer, counted with its margin; `recorded`: each
+   * call's recorded model, as a hook that reads it sends it); default "".
+   */
   readonly model?: string;
 }
 
@@ -97,7 +101,13 @@ export function coreResultInput(row: CorpusRow, text: string): ResultInput {
  */
 export function createCorePolicy(options: CorePolicyOptions = {}): Policy {
   const requested = options.budgetTokens ?? 0;
-  const budget = effectiveBudget(requested, undefined, modelProfileFor(options.model ?? ""));
+  // The projector's budget per model named (one unless the model is each call's recorded one).
+  const budgets = new Map<string, number>();
+  const budgetFor = (model: string): number => {
+    let budget = budgets.get(model);
+    if (budget === undefined) budgets.set(model, (budget = effectiveBudget(requested, undefined, modelProfileFor(model)).projectorBudgetTokens));
+    return budget;
+  };
   const counter = options.counter ?? createTokenCounter("o200k_base");
   const shares = options.shares;
   return {
@@ -105,7 +115,7 @@ export function createCorePolicy(options: CorePolicyOptions = {}): Policy {
     view: async (row, _session, context) => {
       const text = canonicalText(row);
       const view = projectResult(coreResultInput(row, text), {
-        budgetTokens: budget.projectorBudgetTokens,
+        budgetTokens: budgetFor(requestModel(options.model ?? "", row)),
         maxViewBytes: MAX_VIEW_BYTES,
         counter,
         resultId: resultIdOf(row),

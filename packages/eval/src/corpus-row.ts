@@ -27,6 +27,8 @@ export interface CorpusRow {
    */
   readonly earlierActions: readonly string[];
   readonly toolDetail: string;
+  /** The model the agent ran (`model`, as recorded: `deepseek/deepseek-chat`, `gpt-5.5` …); "" when not recorded. */
+  readonly model: string;
 }
 
 /** The calls of one trajectory, ordered by step. */
@@ -65,6 +67,7 @@ export function corpusRowFrom(value: unknown): CorpusRow | undefined {
     previousAction: typeof value["previous_action"] === "string" ? value["previous_action"] : "",
     earlierActions: Array.isArray(value["earlier_actions"]) ? value["earlier_actions"].filter((action): action is string => typeof action === "string") : [],
     toolDetail: typeof value["tool_detail"] === "string" ? value["tool_detail"] : "",
+    model: typeof value["model"] === "string" ? value["model"] : "",
   };
 }
 

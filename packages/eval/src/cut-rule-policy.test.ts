@@ -21,6 +21,7 @@ function row(output: string, tool: string, args: unknown): CorpusRow {
     previousAction: "",
     earlierActions: [],
     toolDetail: "",
+    model: "",
   };
 }
 

@@ -63,6 +63,7 @@ describe("rowsOfGeminiChat()", () => {
     );
     const [first, second, third] = rows;
     assert.equal(first?.agentSystem, "gemini-cli (gemini-2.5-pro)");
+    assert.equal(first?.model, "gemini-2.5-pro");
     assert.equal(first?.task, "loadConfig fails without DATABASE_URL; fix it", "Gemini CLI's own context is not the task");
     assert.equal(first?.output, listing);
     assert.equal(second?.output, failure);

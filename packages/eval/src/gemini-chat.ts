@@ -101,5 +101,5 @@ export function rowsOfGeminiChat(lines: readonly Entry[], trajectoryId: string):
       return [{ name: typeof call["name"] === "string" ? call["name"] : "", args: call["args"] ?? null, ...answer, isError: call["status"] === "error" }];
     }),
   }));
-  return rowsOfTurns(turns, { agentSystem, trajectoryId, task });
+  return rowsOfTurns(turns, { agentSystem, trajectoryId, task, model: typeof model === "string" ? model : "" });
 }

@@ -6,7 +6,7 @@ import type { ProjectResponse, RecoverResponse } from "@loupe/proto";
 import { corpusRowFrom } from "./corpus-row.js";
 import { createLoupePolicy } from "./loupe-policy.js";
 
-const row = corpusRowFrom({
+const rowFields = {
   agent_system: "a",
   trajectory_id: "t1",
   step: 3,
@@ -14,7 +14,8 @@ const row = corpusRowFrom({
   args: { command: "ls" },
   output: "x\n".repeat(10),
   next_action: "next",
-})!;
+};
+const row = corpusRowFrom(rowFields)!;
 const text = (value: string) => [{ content: { case: "text" as const, value } }];
 
 /** A client answering Project with `answer` (the fields the policy reads; the two calls it makes, no others). */
@@ -27,6 +28,25 @@ function clientAnswering(answer: Pick<ProjectResponse, "resultId" | "archived"> 
 }
 
 describe("the loupe policy", () => {
+  it("names the model in its request: none by default, a name, or with model=recorded each call's recorded one", async () => {
+    const sent: unknown[] = [];
+    const client = {
+      project: (request: { model?: string }) => {
+        sent.push(request.model);
+        return Promise.resolve({ resultId: "", archived: true, parts: text(row.output) } as unknown as ProjectResponse);
+      },
+    } as Partial<LoupeClient> as LoupeClient;
+    const recorded = corpusRowFrom({ ...JSON.parse(JSON.stringify(rowFields)), model: "openai/gpt-5-mini" })!;
+    assert.equal(recorded.model, "openai/gpt-5-mini");
+    await createLoupePolicy(client).view(recorded, "s");
+    await createLoupePolicy(client, { model: "gpt-4o" }).view(recorded, "s");
+    const policy = createLoupePolicy(client, { intent: true, model: "recorded" });
+    await policy.view(recorded, "s");
+    await policy.view(row, "s");
+    assert.deepEqual(sent, ["", "gpt-4o", "openai/gpt-5-mini", ""]);
+    assert.equal(policy.name, "loupe:intent=on,model=recorded");
+  });
+
   it("scores the first view of a saved result, with a recovery of it", async () => {
     const view = await createLoupePolicy(clientAnswering({ resultId: "r_1", archived: true, parts: text("x\n[loupe] lines omitted") })).view(row, "s");
     assert.equal(view.saved, true);

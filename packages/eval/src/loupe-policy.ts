@@ -1,6 +1,7 @@
 import { textOfParts, type LoupeClient } from "@loupe/client";
 import { AppError } from "@loupe/errors";
 import type { Policy } from "./policy.js";
+import { requestModel } from "./request-model.js";
 import { toolCallOf } from "./tool-call.js";
 
 /** Options of {@link createLoupePolicy}. */
@@ -11,6 +12,8 @@ export interface LoupePolicyOptions {
   readonly source?: string;
   /** Send the runtime's intent as the request's `intent`; default false. */
   readonly intent?: boolean;
+  /** The request's model: a name, `recorded` (each call's recorded model, as a hook that reads it sends it), or "" (none; default). */
+  readonly model?: string;
 }
 
 const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -19,14 +22,15 @@ const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/
  * Loupe's Project through a running Loupe: each output is projected (a
  * shell-like call as `bash` with its command line as `command`), and a
  * recovery is one Recover by `pattern` (the evidence, escaped) on the saved
- * result. Named `loupe`, `loupe:budget=N` with a budget, and `…intent=on`
- * when it sends the intent (`loupe:intent=on`, `loupe:budget=N,intent=on`).
+ * result. Named `loupe`, `loupe:budget=N` with a budget, `…intent=on`
+ * when it sends the intent (`loupe:intent=on`, `loupe:budget=N,intent=on`),
+ * and `…model=M` when it names a model (`model=recorded`: each call's own).
  */
 export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptions = {}): Policy {
   const budgetTokens = options.budgetTokens ?? 0;
   const source = options.source ?? "loupe-eval";
   return {
-    name: loupePolicyName(budgetTokens, options.intent === true),
+    name: loupePolicyName(budgetTokens, options.intent === true, options.model ?? ""),
     view: async (row, session, context) => {
       const call = toolCallOf(row);
       const response = await client.project(
@@ -34,6 +38,7 @@ export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptio
           sessionId: session,
           source,
           budgetTokens,
+          model: requestModel(options.model ?? "", row),
           ...(options.intent === true ? { intent: context?.intent ?? "" } : {}),
           result: {
             toolUseId: `${session}#${String(row.step)}`,
@@ -69,8 +74,12 @@ export function createLoupePolicy(client: LoupeClient, options: LoupePolicyOptio
   };
 }
 
-/** `loupe`, `loupe:budget=N`, `loupe:intent=on`, `loupe:budget=N,intent=on`. */
-function loupePolicyName(budgetTokens: number, intent: boolean): string {
-  const settings = [...(budgetTokens > 0 ? [`budget=${String(budgetTokens)}`] : []), ...(intent ? ["intent=on"] : [])];
+/** `loupe`, `loupe:budget=N`, `loupe:intent=on`, `loupe:budget=N,intent=on,model=M`. */
+function loupePolicyName(budgetTokens: number, intent: boolean, model: string): string {
+  const settings = [
+    ...(budgetTokens > 0 ? [`budget=${String(budgetTokens)}`] : []),
+    ...(intent ? ["intent=on"] : []),
+    ...(model === "" ? [] : [`model=${model}`]),
+  ];
   return settings.length === 0 ? "loupe" : `loupe:${settings.join(",")}`;
 }

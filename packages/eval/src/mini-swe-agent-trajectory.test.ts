@@ -57,6 +57,7 @@ describe("rowsOfMiniSweAgentTrajectory()", () => {
     assert.equal(rows.length, 2, "the command-less reply and its format error make no row");
     const [first, second] = rows;
     assert.equal(first?.agentSystem, "mini-swe-agent (gemini-3-pro-preview)");
+    assert.equal(first?.model, "google/gemini-3-pro-preview");
     assert.equal(first?.trajectoryId, "mini-swe-agent:run/a.traj.json");
     assert.equal(first?.task, "loadConfig fails without DATABASE_URL");
     assert.deepEqual(first?.args, { command: "ls -la /" });

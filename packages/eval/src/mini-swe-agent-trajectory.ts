@@ -72,13 +72,13 @@ function observationOf(message: Message): { exitCode: number | undefined; output
   return undefined;
 }
 
-/** The model a trajectory names (`info.config.model.model_name`), without its provider; undefined when absent. */
-function modelOf(data: Record<string, unknown>): string | undefined {
+/** The model a trajectory names (`info.config.model.model_name`, provider first: `openai/gpt-5-mini`); "" when absent. */
+function modelOf(data: Record<string, unknown>): string {
   const info = data["info"];
   const config = isRecord(info) ? info["config"] : undefined;
   const model = isRecord(config) ? config["model"] : undefined;
   const name = isRecord(model) ? model["model_name"] : undefined;
-  return typeof name === "string" && name !== "" ? name.slice(name.lastIndexOf("/") + 1) : undefined;
+  return typeof name === "string" ? name : "";
 }
 
 /**
@@ -93,7 +93,7 @@ export function rowsOfMiniSweAgentTrajectory(data: unknown, trajectoryId: string
   if (typeof format !== "string" || !format.startsWith("mini-swe-agent")) return undefined;
   const messages = data["messages"].filter(isRecord);
   const model = modelOf(data);
-  const agentSystem = model === undefined ? "mini-swe-agent" : `mini-swe-agent (${model})`;
+  const agentSystem = model === "" ? "mini-swe-agent" : `mini-swe-agent (${model.slice(model.lastIndexOf("/") + 1)})`;
   const firstUser = messages.find((message) => message["role"] === "user");
   const task = firstUser === undefined ? "" : taskOf(textOf(firstUser["content"]));
   const steps: { command: string | undefined; action: string; observation: Message | undefined }[] = [];
@@ -126,6 +126,7 @@ export function rowsOfMiniSweAgentTrajectory(data: unknown, trajectoryId: string
       previousAction: "",
       earlierActions: [],
       toolDetail: "",
+      model,
     });
   });
   return rows;

@@ -21,6 +21,7 @@ function row(step: number, output: string, nextAction: string, command = `step $
     previousAction: "",
     earlierActions: [],
     toolDetail: "",
+    model: "",
   };
 }
 

@@ -86,6 +86,11 @@ describe("resolvePolicies() with core policies", () => {
     const names = resolvePolicies(split, [], undefined).map((policy) => policy.name);
     assert.deepEqual(names, ["blind:core", "core:intent=on", "blind:core:budget=1000,intent=on", "cline", "deep-agents"]);
     assert.equal(needsLoupe(["blind:loupe:intent=on"]), true);
+    assert.equal(needsLoupe(["loupe:intent=on,model=recorded"]), true);
+    assert.deepEqual(
+      resolvePolicies(["core:intent=on,model=recorded", "blind:core:intent=on,model=recorded"], [], undefined).map((policy) => policy.name),
+      ["core:intent=on,model=recorded", "blind:core:intent=on,model=recorded"],
+    );
     assert.throws(() => resolvePolicies(["blind:cline"], [], undefined), invalid(/blind takes a core or loupe policy/));
   });
 
@@ -103,7 +108,7 @@ describe("resolvePolicies() with core policies", () => {
     assert.throws(() => resolvePolicies(["core:command.tail=2"], [], undefined), invalid(/share must be a number from 0 to 1/));
     assert.throws(
       () => resolvePolicies(["corex"], [], undefined),
-      invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,intent=on\|recent\|oracle,model=M,group\.share=X\|blind\|/),
+      invalid(/unknown policy \[policy=corex, known=.*\|core\|core:budget=N,intent=on\|recent\|oracle,model=M\|recorded,group\.share=X\|blind\|/),
     );
     assert.throws(() => resolvePolicies(["core:budget=900", "core:budget=900"], [], undefined), invalid(/policy named twice/));
   });

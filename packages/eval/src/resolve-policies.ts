@@ -23,9 +23,9 @@ export const DEFAULT_POLICY_NAMES: readonly string[] = [
   "deep-agents",
   "seed-rule",
   "loupe",
-  // What Loupe's hooks and SDK give (they send the intent), and the blind cut of the same size beside it.
-  "loupe:intent=on",
-  "blind:core:intent=on",
+  // What Loupe's hooks give (they send the intent, and the model the session names), and the blind cut of its size.
+  "loupe:intent=on,model=recorded",
+  "blind:core:intent=on,model=recorded",
   "loupe:budget=1000",
 ];
 
@@ -40,7 +40,7 @@ const LOCAL: Readonly<Record<string, Policy>> = {
   "seed-rule": createCutRulePolicy("seed-rule", SEED_RULE),
 };
 
-const LOUPE_NAME = /^loupe(?::(?:budget=(\d+))?(?:,?intent=(on|off))?)?$/;
+const LOUPE_NAME = /^loupe(?::(?:budget=(\d+))?(?:,?intent=(on|off))?(?:,?model=([^,\s]+))?)?$/;
 const BLIND_PREFIX = "blind:";
 const HEAD_PREFIX = "head:";
 const withoutCutPrefix = (name: string): string => name.replace(/^(?:blind|head):/, "");
@@ -56,9 +56,9 @@ const KNOWN = [
   ...Object.keys(LOCAL),
   "context-editing:trigger=N,keep=K",
   "loupe",
-  "loupe:budget=N,intent=on",
+  "loupe:budget=N,intent=on,model=M|recorded",
   "core",
-  "core:budget=N,intent=on|recent|oracle,model=M,group.share=X",
+  "core:budget=N,intent=on|recent|oracle,model=M|recorded,group.share=X",
   "blind",
   "blind:<core or loupe policy>",
   "head:<core or loupe policy>",
@@ -88,13 +88,14 @@ function policyNamed(name: string, client: LoupeClient | undefined): Policy {
   const loupe = LOUPE_NAME.exec(name);
   if (loupe === null) throw new AppError("invalid_argument", `unknown policy [policy=${name}, known=${KNOWN}]`);
   if (client === undefined) throw new AppError("failed_precondition", `policy needs a running loupe [policy=${name}]`);
-  return createLoupePolicy(client, { budgetTokens: Number(loupe[1] ?? "0"), intent: loupe[2] === "on" });
+  return createLoupePolicy(client, { budgetTokens: Number(loupe[1] ?? "0"), intent: loupe[2] === "on", model: loupe[3] ?? "" });
 }
 
 /**
  * Builds the policies named in `names` (see {@link DEFAULT_POLICY_NAMES};
- * `loupe:budget=N` for any N, `loupe:intent=on` to send the intent; `core`,
- * `core:budget=N[,intent=on|recent|oracle][,model=M][,group.share=X…]`, see
+ * `loupe:budget=N` for any N, `loupe:intent=on` to send the intent,
+ * `loupe:…,model=M` to name a model (`recorded`: each call's own); `core`,
+ * `core:budget=N[,intent=on|recent|oracle][,model=M|recorded][,group.share=X…]`, see
  * `parseCorePolicyName`; `blind` beside `core`, `blind:<core or loupe
  * policy>` beside another, see `createBlindPolicy`; `head:<core or loupe policy>`, see
  * `createHeadPolicy`) followed by one per

@@ -36,7 +36,7 @@ export function callLine(name: string, args: unknown): string {
  * row records the turn that issued its call and the turns before it (`previous_action`, `earlier_actions`): the
  * previous row's next action is not what issued a call made beside another.
  */
-export function rowsOfTurns(turns: readonly SessionTurn[], session: { agentSystem: string; trajectoryId: string; task: string }): CorpusRow[] {
+export function rowsOfTurns(turns: readonly SessionTurn[], session: { agentSystem: string; trajectoryId: string; task: string; model: string }): CorpusRow[] {
   const rows: CorpusRow[] = [];
   const earlier: string[] = [];
   turns.forEach((turn, index) => {

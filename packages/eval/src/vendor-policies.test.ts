@@ -31,6 +31,7 @@ function row(output: string, tool = "bash", args: unknown = { command: "cat big.
     previousAction: "",
     earlierActions: [],
     toolDetail: "",
+    model: "",
   };
 }
 

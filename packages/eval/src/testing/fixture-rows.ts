@@ -25,6 +25,7 @@ export function fixtureRow(step: number, output: string, nextAction: string, fie
     previousAction: "",
     earlierActions: [],
     toolDetail: "",
+    model: "",
     ...fields,
   };
 }
