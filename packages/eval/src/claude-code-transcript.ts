@@ -1,4 +1,4 @@
-import { messagesFromClaudeTranscript, modelFromClaudeTranscript } from "@loupe/client/intent";
+import { messagesFromClaudeTranscript, modelFromClaudeTranscript, textOfContent } from "@loupe/client/intent";
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock, AnthropicToolUseBlock } from "@loupe/conversation";
 import type { CorpusRow } from "./corpus-row.js";
 import { callLine, rowsOfTurns, type SessionCall, type SessionTurn } from "./session-rows.js";
@@ -20,13 +20,7 @@ const isToolUse = (block: AnthropicContentBlock): block is AnthropicToolUseBlock
 const isToolResult = (block: AnthropicContentBlock): block is AnthropicToolResultBlock => block.type === "tool_result";
 
 /** The text of a message's text blocks (or its string content), joined by newlines. */
-function textOf(message: AnthropicMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content
-    .flatMap((block) => (block.type === "text" && typeof block["text"] === "string" ? [block["text"]] : []))
-    .join("\n")
-    .trim();
-}
+const textOf = (message: AnthropicMessage): string => (typeof message.content === "string" ? message.content : textOfContent(message.content).trim());
 
 // What Claude Code appends to a tool's result for the model: not the tool's output.
 const REMINDERS = /(?:\n\n<system-reminder>[\s\S]*?<\/system-reminder>)+\n*$/;
@@ -34,11 +28,7 @@ const REMINDERS = /(?:\n\n<system-reminder>[\s\S]*?<\/system-reminder>)+\n*$/;
 /** A tool result's text (its string content, or its text blocks joined by newlines) without the reminders appended to it. */
 function resultText(block: AnthropicToolResultBlock): string {
   const { content } = block;
-  const text =
-    typeof content === "string"
-      ? content
-      : (content ?? []).flatMap((part) => (part.type === "text" && typeof part["text"] === "string" ? [part["text"]] : [])).join("\n");
-  return text.replace(REMINDERS, "");
+  return (typeof content === "string" ? content : textOfContent(content ?? [])).replace(REMINDERS, "");
 }
 
 // Claude Code opens a failed Bash command's result with its exit code.

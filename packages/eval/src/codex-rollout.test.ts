@@ -54,7 +54,7 @@ const rollout = [
 
 describe("rowsOfCodexRollout()", () => {
   it("makes a row of each answered call followed by a turn: exit codes from the exec header or the older JSON, the next turn as next action", () => {
-    const rows = rowsOfCodexRollout(rollout, "codex:s-1");
+    const rows = rowsOfCodexRollout(rollout.map((line) => JSON.stringify(line)).join("\n"), "codex:s-1");
     assert.deepEqual(
       rows.map((row) => [row.step, row.tool, row.args, row.exitCode]),
       [
@@ -78,7 +78,7 @@ describe("rowsOfCodexRollout()", () => {
   });
 
   it("records the turn that issued each call, so a call beside another never gets the next turn as its intent", () => {
-    const rows = rowsOfCodexRollout(rollout, "codex:s-1");
+    const rows = rowsOfCodexRollout(rollout.map((line) => JSON.stringify(line)).join("\n"), "codex:s-1");
     const issuing = "Look at the root and run the app.\n[exec_command] ls -la /\n[exec_command] node app.js";
     assert.deepEqual(
       rows.map((row) => row.previousAction),

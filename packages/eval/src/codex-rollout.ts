@@ -1,4 +1,4 @@
-import { INJECTED_CONTEXT, textOfParts } from "@loupe/client/intent";
+import { isRolloutToolOutput, isRolloutUserText, jsonObjects, rolloutItems, saidInRolloutItem, textOfParts, type RolloutItem } from "@loupe/client/intent";
 import type { CorpusRow } from "./corpus-row.js";
 import { callLine, rowsOfTurns, type SessionCall, type SessionTurn } from "./session-rows.js";
 
@@ -16,14 +16,12 @@ export function isCodexRolloutLine(value: unknown): boolean {
   return typeof line["type"] === "string" && LINE_TYPES.has(line["type"]) && typeof line["payload"] === "object" && line["payload"] !== null;
 }
 
-const isCall = (item: Item): boolean => item["type"] === "function_call" || item["type"] === "custom_tool_call";
-const isOutput = (item: Item): boolean => item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output";
-const isUserText = (item: Item): boolean => item["type"] === "message" && item["role"] === "user" && !INJECTED_CONTEXT.test(textOfParts(item["content"]));
+const isCall = (item: RolloutItem): boolean => item.type === "function_call" || item.type === "custom_tool_call";
 
 /** A call's arguments: a function call's JSON `arguments` parsed (left as text when not JSON), a custom call's `input`. */
-function argsOf(item: Item): unknown {
-  if (item["type"] === "custom_tool_call") return { input: item["input"] };
-  const text = item["arguments"];
+function argsOf(item: RolloutItem): unknown {
+  if (item.type === "custom_tool_call") return { input: item.input };
+  const text = item.arguments;
   if (typeof text !== "string") return {};
   try {
     return JSON.parse(text) as unknown;
@@ -32,12 +30,8 @@ function argsOf(item: Item): unknown {
   }
 }
 
-/** What the model wrote in an item as a next action's line: its text, its reasoning summary, or `[name] ` and its arguments' values. */
-function wroteIn(item: Item): string {
-  if (item["type"] === "message" && item["role"] === "assistant") return textOfParts(item["content"]);
-  if (item["type"] === "reasoning") return textOfParts(item["summary"]);
-  return isCall(item) && typeof item["name"] === "string" ? callLine(item["name"], argsOf(item)) : "";
-}
+/** What the model wrote in an item as a next action's line: a call as `callLine` writes it, else what it said (`saidInRolloutItem`). */
+const wroteIn = (item: RolloutItem): string => (isCall(item) && typeof item.name === "string" ? callLine(item.name, argsOf(item)) : saidInRolloutItem(item));
 
 // The header Codex's exec tools put above a command's output ("Process exited with code 1", or "Process running with
 // session ID 7" for one still running, then "Output:").
@@ -45,8 +39,8 @@ const EXEC_HEADER =
   /^(?:Chunk ID: [^\n]*\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID [^\n]*)\n)?(?:Original token count: [^\n]*\n)?Output:\n/;
 
 /** A tool output's text and exit code: the exec header's code and what follows it, an older `{output, metadata}` JSON's, or the text as it is. */
-function outputOf(item: Item): { output: string; exitCode: number | undefined } {
-  const raw = item["output"];
+function outputOf(item: RolloutItem): { output: string; exitCode: number | undefined } {
+  const raw = item.output;
   const text = typeof raw === "string" ? raw : textOfParts(raw);
   const header = EXEC_HEADER.exec(text);
   if (header !== null) return { output: text.slice(header[0].length), exitCode: header[1] === undefined ? undefined : Number(header[1]) };
@@ -73,31 +67,29 @@ function modelOf(lines: readonly Item[]): string {
 }
 
 /**
- * The corpus rows of one Codex rollout's parsed lines: one row a call whose output the rollout holds and after
+ * The corpus rows of one Codex rollout's text: one row a call whose output the rollout holds and after
  * which the model wrote again (that turn — its text, reasoning summaries and calls — is the row's `next_action`),
  * stepped from 1. A model turn is what it wrote between tool outputs and user messages; calls of one turn share
  * the turn that follows, and each row records the turn that issued its call and the turns before it. The task is
  * the first user message Codex did not write itself; the agent system `codex (<model>)` when a turn names its model.
  */
-export function rowsOfCodexRollout(lines: readonly Item[], trajectoryId: string): CorpusRow[] {
-  const items = lines.flatMap((line) =>
-    line["type"] === "response_item" && typeof line["payload"] === "object" && line["payload"] !== null ? [line["payload"] as Item] : [],
-  );
-  const model = modelOf(lines);
+export function rowsOfCodexRollout(text: string, trajectoryId: string): CorpusRow[] {
+  const items = rolloutItems(text);
+  const model = modelOf(jsonObjects(text));
   const agentSystem = model === "" ? "codex" : `codex (${model})`;
-  const task = textOfParts(items.find(isUserText)?.["content"]).trim();
+  const task = textOfParts(items.find(isRolloutUserText)?.content).trim();
   // The model's turns, each with its items and the tool outputs after it.
-  const turns: Array<{ wrote: Item[]; outputs: Item[] }> = [];
+  const turns: Array<{ wrote: RolloutItem[]; outputs: RolloutItem[] }> = [];
   for (const item of items) {
     const last = turns[turns.length - 1];
-    if (isOutput(item)) last?.outputs.push(item);
-    else if (isUserText(item)) turns.push({ wrote: [], outputs: [] });
+    if (isRolloutToolOutput(item)) last?.outputs.push(item);
+    else if (isRolloutUserText(item)) turns.push({ wrote: [], outputs: [] });
     else if (wroteIn(item) !== "" || isCall(item)) {
       if (last === undefined || last.outputs.length > 0) turns.push({ wrote: [item], outputs: [] });
       else last.wrote.push(item);
     }
   }
-  const actionOf = (turn: { wrote: Item[] }): string =>
+  const actionOf = (turn: { wrote: RolloutItem[] }): string =>
     turn.wrote
       .map(wroteIn)
       .filter((text) => text.trim() !== "")

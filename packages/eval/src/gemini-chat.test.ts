@@ -51,7 +51,7 @@ const chat = [
 
 describe("rowsOfGeminiChat()", () => {
   it("makes a row of each answered call followed by a reply, the shell's framing taken off and its exit code read", () => {
-    const rows = rowsOfGeminiChat(chat, "gemini-cli:s-1");
+    const rows = rowsOfGeminiChat(chat.map((line) => JSON.stringify(line)).join("\n"), "gemini-cli:s-1");
     assert.deepEqual(
       rows.map((row) => [row.step, row.tool, row.args, row.exitCode]),
       [

@@ -1,4 +1,4 @@
-import { INJECTED_CONTEXT } from "@loupe/client/intent";
+import { INJECTED_CONTEXT, messagesFromGeminiChat, modelFromGeminiChat, saidInGeminiReply, textOfParts, type ChatMessage } from "@loupe/client/intent";
 import type { CorpusRow } from "./corpus-row.js";
 import { callLine, rowsOfTurns, type SessionCall, type SessionTurn } from "./session-rows.js";
 
@@ -14,47 +14,14 @@ export function isGeminiChatLine(value: unknown): boolean {
   return isObject(value) && typeof value["sessionId"] === "string" && typeof value["projectHash"] === "string" && "startTime" in value;
 }
 
-/** The user and gemini messages of a chat file's lines, in order; a message written again (its calls updated) replaces its earlier line. */
-function messagesOf(lines: readonly Entry[]): Entry[] {
-  const messages: Entry[] = [];
-  const at = new Map<unknown, number>();
-  for (const entry of lines) {
-    if (entry["type"] !== "user" && entry["type"] !== "gemini") continue;
-    const index = entry["id"] === undefined ? undefined : at.get(entry["id"]);
-    if (index !== undefined) messages[index] = entry;
-    else {
-      if (entry["id"] !== undefined) at.set(entry["id"], messages.length);
-      messages.push(entry);
-    }
-  }
-  return messages;
-}
-
 /** A message's text: a string, or its `{text}` parts. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.flatMap((part: unknown) => (isObject(part) && typeof part["text"] === "string" ? [part["text"]] : [])).join("\n");
-}
+const textOf = (content: unknown): string => (typeof content === "string" ? content : textOfParts(content));
 
-/** A reply's thoughts (`{subject, description}`) as text. */
-function thoughtsOf(thoughts: unknown): string {
-  if (!Array.isArray(thoughts)) return "";
-  return thoughts
-    .flatMap((thought: unknown) => (isObject(thought) ? [thought["subject"], thought["description"]] : []))
-    .filter((part): part is string => typeof part === "string" && part.trim() !== "")
-    .join("\n");
-}
+const callsOf = (message: ChatMessage): Entry[] => (Array.isArray(message.toolCalls) ? message.toolCalls.filter(isObject) : []);
 
-const callsOf = (message: Entry): Entry[] => (Array.isArray(message["toolCalls"]) ? message["toolCalls"].filter(isObject) : []);
-
-/** What a reply did, as a corpus `next_action`: its thoughts, its text, then each of its calls. */
-function actionOf(message: Entry): string {
-  return [
-    thoughtsOf(message["thoughts"]),
-    textOf(message["content"]).trim(),
-    ...callsOf(message).map((call) => callLine(typeof call["name"] === "string" ? call["name"] : "", call["args"])),
-  ]
+/** What a reply did, as a corpus `next_action`: its thoughts and text (`saidInGeminiReply`), then each of its calls. */
+function actionOf(message: ChatMessage): string {
+  return [saidInGeminiReply(message), ...callsOf(message).map((call) => callLine(typeof call["name"] === "string" ? call["name"] : "", call["args"]))]
     .filter((part) => part !== "")
     .join("\n");
 }
@@ -79,27 +46,26 @@ function outputOf(call: Entry): { output: string; exitCode: number | undefined }
 }
 
 /**
- * The corpus rows of one Gemini CLI chat file's parsed lines: one row a call whose result the chat holds and after
+ * The corpus rows of one Gemini CLI chat file's text: one row a call whose result the chat holds and after
  * which Gemini replied (that reply — thoughts, text and calls — is its `next_action`), stepped from 1; calls of one
  * reply share the reply after them, and each row records the reply that issued its call and those before it. The
  * task is the first user message Gemini CLI did not write itself; the agent system `gemini-cli (<model>)`.
  */
-export function rowsOfGeminiChat(lines: readonly Entry[], trajectoryId: string): CorpusRow[] {
-  const messages = messagesOf(lines);
-  const user = messages.find(
-    (message) => message["type"] === "user" && textOf(message["content"]).trim() !== "" && !INJECTED_CONTEXT.test(textOf(message["content"])),
-  );
-  const task = user === undefined ? "" : textOf(user["content"]).trim();
-  const replies = messages.filter((message) => message["type"] === "gemini");
-  const model = [...replies].reverse().find((reply) => typeof reply["model"] === "string")?.["model"];
-  const agentSystem = typeof model === "string" && model !== "" ? `gemini-cli (${model})` : "gemini-cli";
-  const turns = replies.map((reply): SessionTurn => ({
-    action: actionOf(reply),
-    calls: callsOf(reply).flatMap((call): SessionCall[] => {
-      const answer = outputOf(call);
-      if (answer === undefined) return [];
-      return [{ name: typeof call["name"] === "string" ? call["name"] : "", args: call["args"] ?? null, ...answer, isError: call["status"] === "error" }];
-    }),
-  }));
-  return rowsOfTurns(turns, { agentSystem, trajectoryId, task, model: typeof model === "string" ? model : "" });
+export function rowsOfGeminiChat(text: string, trajectoryId: string): CorpusRow[] {
+  const messages = messagesFromGeminiChat(text);
+  const user = messages.find((message) => message.type === "user" && textOf(message.content).trim() !== "" && !INJECTED_CONTEXT.test(textOf(message.content)));
+  const task = user === undefined ? "" : textOf(user.content).trim();
+  const model = modelFromGeminiChat(text);
+  const agentSystem = model === "" ? "gemini-cli" : `gemini-cli (${model})`;
+  const turns = messages
+    .filter((message) => message.type === "gemini")
+    .map((reply): SessionTurn => ({
+      action: actionOf(reply),
+      calls: callsOf(reply).flatMap((call): SessionCall[] => {
+        const answer = outputOf(call);
+        if (answer === undefined) return [];
+        return [{ name: typeof call["name"] === "string" ? call["name"] : "", args: call["args"] ?? null, ...answer, isError: call["status"] === "error" }];
+      }),
+    }));
+  return rowsOfTurns(turns, { agentSystem, trajectoryId, task, model });
 }

@@ -1,3 +1,4 @@
+import { textOfParts } from "@loupe/client/intent";
 import type { CorpusRow } from "./corpus-row.js";
 
 // mini-SWE-agent's trajectory files (`*.traj.json`, formats `mini-swe-agent-1`
@@ -9,14 +10,7 @@ type Message = Record<string, unknown>;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A message's text: a string, or the text parts of a list of parts; "" otherwise. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((part) => (isRecord(part) && typeof part["text"] === "string" ? part["text"] : ""))
-    .filter((text) => text !== "")
-    .join("\n");
-}
+const textOf = (content: unknown): string => (typeof content === "string" ? content : textOfParts(content));
 
 /** The task: the PR description the first user message wraps, else that message whole. */
 function taskOf(text: string): string {

@@ -74,7 +74,7 @@ async function readLines(path: string, name: string, add: (row: CorpusRow) => vo
     }
   }
   if (session === undefined) return skipped;
-  const rows = session.format.rowsOf(session.lines, `${session.format.runtime}:${name}`);
+  const rows = session.format.rowsOf(session.lines.join("\n"), `${session.format.runtime}:${name}`);
   rows?.forEach(add);
   return rows === undefined ? 1 : 0;
 }
@@ -93,7 +93,7 @@ async function trajectoryRows(file: TrajectoryFile): Promise<CorpusRow[] | undef
 /**
  * Streams `.jsonl` or `.jsonl.gz` files (gzip when the name ends in `.gz`),
  * one JSON object a line — or a runtime's saved session (Claude Code's
- * transcript, Codex's rollout), known by its first line — reads
+ * transcript, Codex's rollout, Gemini CLI's chat), known by its first line — reads
  * mini-SWE-agent trajectory files (`.traj.json`), a string path named by its
  * base name, and groups valid
  * rows by (agent_system, trajectory_id), ordered by step. Blank lines are

@@ -1,3 +1,4 @@
+import { callValues } from "@loupe/client/intent";
 import type { CorpusRow } from "./corpus-row.js";
 
 /** A call a runtime's saved session answered: what it called, and the answer as the session holds it. */
@@ -16,18 +17,11 @@ export interface SessionTurn {
 }
 
 /**
- * A call as a next action's line: `[name] ` and its arguments' string and number values (nested ones too, in
- * order), one a line — the paths, patterns and code the model wrote, whole.
+ * A call as a next action's line: `[name] ` and its arguments' values (`callValues`: nested ones too, in order), one
+ * a line — the paths, patterns and code the model wrote, whole (an intent's `callText` keeps 2,000 characters).
  */
 export function callLine(name: string, args: unknown): string {
-  const values: string[] = [];
-  const visit = (value: unknown, depth: number): void => {
-    if (typeof value === "string") values.push(value);
-    else if (typeof value === "number") values.push(String(value));
-    else if (depth < 4 && typeof value === "object" && value !== null) for (const inner of Object.values(value)) visit(inner, depth + 1);
-  };
-  visit(args, 0);
-  return `[${name}] ${values.join("\n")}`;
+  return `[${name}] ${callValues(args).join("\n")}`;
 }
 
 /**

@@ -120,6 +120,14 @@ const MAX_CALL_CHARS = 2000;
  * patterns and code an agent called with are what it looks for next.
  */
 export function callText(name: string, input: unknown): string {
+  return `[${name}] ${callValues(input).join(" ")}`.slice(0, MAX_CALL_CHARS).trimEnd();
+}
+
+/**
+ * The text values of a call's arguments, in order: string and number values, nested ones too (four levels);
+ * a JSON string parsed first; a command Loupe's pre-tool hook rewrote read as the agent wrote it.
+ */
+export function callValues(input: unknown): string[] {
   const values: string[] = [];
   const visit = (value: unknown, depth: number): void => {
     if (typeof value === "string") values.push(unwrapShellCommand(value));
@@ -128,7 +136,7 @@ export function callText(name: string, input: unknown): string {
     else if (depth < 4 && typeof value === "object" && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);
   };
   visit(typeof input === "string" ? parsedOrText(input) : input, 0);
-  return `[${name}] ${values.join(" ")}`.slice(0, MAX_CALL_CHARS).trimEnd();
+  return values;
 }
 
 function parsedOrText(text: string): unknown {

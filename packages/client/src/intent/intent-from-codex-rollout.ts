@@ -2,7 +2,7 @@ import { callText, composeIntent, MAX_EARLIER_MESSAGES } from "./compose-intent.
 import { INJECTED_CONTEXT, jsonObjects, textOfParts } from "./transcript-lines.js";
 
 /** One item of a Codex rollout's `response_item` lines (the Responses API's items, as Codex records them). */
-interface RolloutItem {
+export interface RolloutItem {
   type?: unknown;
   role?: unknown;
   content?: unknown;
@@ -11,24 +11,27 @@ interface RolloutItem {
   name?: unknown;
   arguments?: unknown;
   input?: unknown;
+  output?: unknown;
 }
 
-function itemsOf(text: string): RolloutItem[] {
+/** The conversation's items of a rollout's text (its `response_item` lines' payloads), in order. */
+export function rolloutItems(text: string): RolloutItem[] {
   return jsonObjects(text).flatMap((entry) =>
     entry["type"] === "response_item" && typeof entry["payload"] === "object" && entry["payload"] !== null ? [entry["payload"] as RolloutItem] : [],
   );
 }
 
-const isUserText = (item: RolloutItem): boolean => item.type === "message" && item.role === "user" && !INJECTED_CONTEXT.test(textOfParts(item.content));
+export const isRolloutUserText = (item: RolloutItem): boolean =>
+  item.type === "message" && item.role === "user" && !INJECTED_CONTEXT.test(textOfParts(item.content));
 
 /** Whether the item is a tool's output (a function's, or a freeform tool's such as `apply_patch`). */
-const isToolOutput = (item: RolloutItem): boolean => item.type === "function_call_output" || item.type === "custom_tool_call_output";
+export const isRolloutToolOutput = (item: RolloutItem): boolean => item.type === "function_call_output" || item.type === "custom_tool_call_output";
 
 /** Whether the item is the call `callId` (a function call, or a freeform tool call such as `apply_patch`). */
 const isCall = (item: RolloutItem, callId: string): boolean => (item.type === "function_call" || item.type === "custom_tool_call") && item.call_id === callId;
 
 /** What the model said or summarised of its reasoning in an item, as text; "" for any other item. */
-function saidIn(item: RolloutItem): string {
+export function saidInRolloutItem(item: RolloutItem): string {
   if (item.type === "message" && item.role === "assistant") return textOfParts(item.content);
   if (item.type === "reasoning") return textOfParts(item.summary);
   return "";
@@ -42,7 +45,7 @@ function saidIn(item: RolloutItem): string {
 function wroteIn(item: RolloutItem): string {
   if (item.type === "function_call" && typeof item.name === "string") return callText(item.name, item.arguments);
   if (item.type === "custom_tool_call" && typeof item.name === "string") return callText(item.name, item.input);
-  return saidIn(item);
+  return saidInRolloutItem(item);
 }
 
 /**
@@ -52,7 +55,7 @@ function wroteIn(item: RolloutItem): string {
 function turnsOf(items: readonly RolloutItem[]): string[] {
   const turns: string[][] = [[]];
   for (const item of items) {
-    if (isToolOutput(item) || isUserText(item)) turns.push([]);
+    if (isRolloutToolOutput(item) || isRolloutUserText(item)) turns.push([]);
     else turns.at(-1)?.push(wroteIn(item));
   }
   return turns.map((turn) => turn.filter((text) => text.trim() !== "").join("\n")).filter((text) => text !== "");
@@ -68,16 +71,16 @@ function turnsOf(items: readonly RolloutItem[]): string[] {
  * rollout is read at both ends only: the earlier turns come from `tail`); they may be the same text.
  */
 export function intentFromCodexRollout(head: string, tail: string, callId: string): string {
-  const items = itemsOf(tail);
+  const items = rolloutItems(tail);
   // A rollout read whole (head and tail the same text) is parsed once.
-  const task = (head === tail ? items : itemsOf(head)).find(isUserText);
+  const task = (head === tail ? items : rolloutItems(head)).find(isRolloutUserText);
   let end = items.findIndex((item) => isCall(item, callId));
   if (end < 0) end = items.length;
   let start = end;
-  while (start > 0 && !isToolOutput(items[start - 1]!) && !isUserText(items[start - 1]!)) start--;
+  while (start > 0 && !isRolloutToolOutput(items[start - 1]!) && !isRolloutUserText(items[start - 1]!)) start--;
   const asking = items
     .slice(start, end)
-    .map(saidIn)
+    .map(saidInRolloutItem)
     .filter((text) => text.trim() !== "");
   const earlier = turnsOf(items.slice(0, start)).slice(-MAX_EARLIER_MESSAGES);
   return composeIntent(task === undefined ? "" : textOfParts(task.content), asking.join("\n"), earlier);

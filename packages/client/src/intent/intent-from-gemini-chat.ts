@@ -5,7 +5,7 @@ import { INJECTED_CONTEXT, jsonObjects, textOfParts } from "./transcript-lines.j
  * A message line of Gemini CLI's chat file (`transcript_path`, JSONL): `{id, type: "user"|"gemini",
  * content, thoughts?, model?, toolCalls?}`; a reply's `toolCalls` are `{id, name, args, result?, …}`.
  */
-interface ChatMessage {
+export interface ChatMessage {
   id?: unknown;
   type?: unknown;
   content?: unknown;
@@ -15,7 +15,7 @@ interface ChatMessage {
 }
 
 /** The user and gemini messages of a chat file's lines, in order; a message written again replaces its earlier line in place. */
-function messagesOf(text: string): ChatMessage[] {
+export function messagesFromGeminiChat(text: string): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const at = new Map<unknown, number>();
   for (const entry of jsonObjects(text) as ChatMessage[]) {
@@ -47,7 +47,8 @@ function thoughtsOf(thoughts: unknown): string {
 }
 
 /** What a reply thought and said (its thoughts, then its text), as text; "" when it holds neither. */
-const saidIn = (reply: ChatMessage): string => [thoughtsOf(reply.thoughts), textOf(reply.content)].filter((text) => text.trim() !== "").join("\n");
+export const saidInGeminiReply = (reply: ChatMessage): string =>
+  [thoughtsOf(reply.thoughts), textOf(reply.content)].filter((text) => text.trim() !== "").join("\n");
 
 /** A reply's tool calls (`toolCalls`: `{name, args}`), each as `callText` renders it; their results are left out. */
 function callsOf(toolCalls: unknown): string[] {
@@ -60,7 +61,7 @@ function callsOf(toolCalls: unknown): string[] {
 }
 
 /** A reply as an intent's earlier message: what it thought and said, then each of its calls (`callText`). */
-const wroteIn = (reply: ChatMessage): string => earlierMessage(saidIn(reply), callsOf(reply.toolCalls));
+const wroteIn = (reply: ChatMessage): string => earlierMessage(saidInGeminiReply(reply), callsOf(reply.toolCalls));
 
 /**
  * The intent of a tool call from Gemini CLI's chat file, read while the call runs (its BeforeTool
@@ -71,20 +72,20 @@ const wroteIn = (reply: ChatMessage): string => earlierMessage(saidIn(reply), ca
  * `tail`); they may be the same text.
  */
 export function intentFromGeminiChat(head: string, tail: string): string {
-  const messages = messagesOf(tail);
+  const messages = messagesFromGeminiChat(tail);
   // A chat file read whole (head and tail the same text) is parsed once.
-  const task = (head === tail ? messages : messagesOf(head)).find(
+  const task = (head === tail ? messages : messagesFromGeminiChat(head)).find(
     (message) => message.type === "user" && textOf(message.content).trim() !== "" && !INJECTED_CONTEXT.test(textOf(message.content)),
   );
   const replies = messages.filter((message) => message.type === "gemini");
   const asking = replies.at(-1);
   const earlier = replies.slice(0, -1).slice(-MAX_EARLIER_MESSAGES).map(wroteIn);
-  return composeIntent(task === undefined ? "" : textOf(task.content), asking === undefined ? "" : saidIn(asking), earlier);
+  return composeIntent(task === undefined ? "" : textOf(task.content), asking === undefined ? "" : saidInGeminiReply(asking), earlier);
 }
 
 /** The model of the chat's last reply (`model`), which the call's view is for; "" when none is named. */
 export function modelFromGeminiChat(tail: string): string {
-  const reply = messagesOf(tail)
+  const reply = messagesFromGeminiChat(tail)
     .reverse()
     .find((message) => message.type === "gemini" && typeof message.model === "string" && message.model !== "");
   return typeof reply?.model === "string" ? reply.model.slice(0, 200) : "";
