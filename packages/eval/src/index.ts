@@ -8,6 +8,7 @@
 
 // Running an evaluation.
 export { linesOf, readCorpus, splitOf } from "./read-corpus.js";
+export { findCorpusFiles } from "./find-corpus-files.js";
 export { runEval } from "./run-eval.js";
 export { resolvePolicies, needsLoupe, DEFAULT_POLICY_NAMES } from "./resolve-policies.js";
 export { formatReportTable, percent } from "./report-table.js";

@@ -5,6 +5,7 @@ import {
   blindComparisons,
   createProgress,
   DEFAULT_POLICY_NAMES,
+  findCorpusFiles,
   formatNoteHtml,
   formatNoteTable,
   formatReportHtml,
@@ -20,7 +21,7 @@ import {
   type LoupeServer,
   type Trajectory,
 } from "@loupe/eval";
-import { corpusFiles, parseWindows, selectTrajectories, takeRepeatable } from "./eval-args.js";
+import { parseWindows, selectTrajectories, takeRepeatable } from "./eval-args.js";
 import { openJsonLinesFile } from "./json-lines-file.js";
 import { parseFlags } from "./parse-flags.js";
 
@@ -89,7 +90,7 @@ function warnOfLoupeViews(trajectories: readonly Trajectory[]): void {
 export async function evalCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { rest, corpus, rule } = takeRepeatable(args);
   const flags = parseFlags(rest, ["policy", "limit-trajectories", "split", "addr", "html", "notes", "misses", "views"], ["json"]);
-  const files = await corpusFiles([...corpus, ...flags.positionals]);
+  const files = await findCorpusFiles([...corpus, ...flags.positionals]);
   const names =
     flags.values.policy === undefined
       ? [...DEFAULT_POLICY_NAMES]

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { commandLineOf, readCorpus } from "@loupe/eval";
+import { commandLineOf, findCorpusFiles, readCorpus } from "@loupe/eval";
 import { callTool, scriptSteps, type VendorScript } from "@loupe/testing";
-import { corpusFiles } from "../../../services/loupe/src/eval-args.js";
 import type { RuntimeRun } from "./run-runtime.js";
 
 /** The task of the runs whose saved session `loupe eval` reads back. */
@@ -29,7 +28,7 @@ export async function checkSavedSession(
 ): Promise<void> {
   try {
     assert.equal(run.exitCode, 0, run.stderr);
-    const files = await corpusFiles([join(run.home, folder)]);
+    const files = await findCorpusFiles([join(run.home, folder)]);
     assert.equal(files.length, 1, `one saved session under ~/${folder}`);
     const corpus = await readCorpus(files);
     assert.equal(corpus.skipped, 0);

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isAppError } from "@loupe/errors";
-import { corpusFiles } from "./eval-args.js";
+import { findCorpusFiles } from "./find-corpus-files.js";
 
-describe("corpusFiles()", () => {
+describe("findCorpusFiles()", () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "loupe-eval-args-"));
@@ -31,7 +31,7 @@ describe("corpusFiles()", () => {
 
   it("takes a folder's own jsonl files, and the trajectories and saved sessions in its folders, named by their path under it", async () => {
     const under = (name: string): { path: string; name: string } => ({ path: join(dir, name), name });
-    assert.deepEqual(await corpusFiles([dir]), [
+    assert.deepEqual(await findCorpusFiles([dir]), [
       join(dir, "a.jsonl"),
       join(dir, "b.jsonl.gz"),
       under("-home-me-app/0f3c9a1e-1b2c-4d5e-8f90-a1b2c3d4e5f6.jsonl"),
@@ -42,8 +42,8 @@ describe("corpusFiles()", () => {
   });
 
   it("takes a file as it is, and refuses a path that does not exist or a folder with nothing to read", async () => {
-    assert.deepEqual(await corpusFiles([join(dir, "notes.md")]), [join(dir, "notes.md")]);
-    await assert.rejects(corpusFiles([join(dir, "missing")]), (error: unknown) => isAppError(error) && error.code === "not_found");
-    await assert.rejects(corpusFiles([join(dir, "empty")]), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
+    assert.deepEqual(await findCorpusFiles([join(dir, "notes.md")]), [join(dir, "notes.md")]);
+    await assert.rejects(findCorpusFiles([join(dir, "missing")]), (error: unknown) => isAppError(error) && error.code === "not_found");
+    await assert.rejects(findCorpusFiles([join(dir, "empty")]), (error: unknown) => isAppError(error) && error.code === "invalid_argument");
   });
 });
