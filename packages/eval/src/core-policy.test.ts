@@ -3,27 +3,12 @@ import { describe, it } from "node:test";
 import { createTokenCounter, projectResult } from "@loupe/projection";
 import { coreResultInput, createCorePolicy } from "./core-policy.js";
 import type { CorpusRow } from "./corpus-row.js";
+import { fixtureRow } from "./testing/fixture-rows.js";
 
 const counter = createTokenCounter("o200k_base");
 
 function row(output: string, args: unknown = { command: "python reproduce.py" }, tool = "execute_bash"): CorpusRow {
-  return {
-    agentSystem: "fixture",
-    trajectoryId: "t1",
-    step: 3,
-    task: "",
-    tool,
-    args,
-    output,
-    outputAsSeen: output,
-    exitCode: 1,
-    isError: false,
-    nextAction: "",
-    previousAction: "",
-    earlierActions: [],
-    toolDetail: "",
-    model: "",
-  };
+  return fixtureRow(3, output, "", { tool, args, exitCode: 1 });
 }
 
 const long =

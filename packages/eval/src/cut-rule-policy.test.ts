@@ -4,25 +4,10 @@ import { isAppError } from "@loupe/errors";
 import { cutHeadTail } from "@loupe/projection";
 import type { CorpusRow } from "./corpus-row.js";
 import { createCutRulePolicy, parseRuleSpec, SEED_RULE } from "./cut-rule-policy.js";
+import { fixtureRow } from "./testing/fixture-rows.js";
 
 function row(output: string, tool: string, args: unknown): CorpusRow {
-  return {
-    agentSystem: "test",
-    trajectoryId: "t",
-    step: 1,
-    task: "",
-    tool,
-    args,
-    output,
-    outputAsSeen: output,
-    exitCode: 0,
-    isError: false,
-    nextAction: "",
-    previousAction: "",
-    earlierActions: [],
-    toolDetail: "",
-    model: "",
-  };
+  return fixtureRow(1, output, "", { agentSystem: "test", trajectoryId: "t", tool, args });
 }
 
 describe("createCutRulePolicy()", () => {

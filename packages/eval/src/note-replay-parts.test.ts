@@ -4,25 +4,10 @@ import type { CorpusRow, Trajectory } from "./corpus-row.js";
 import { citedSeqs } from "./note-context.js";
 import { carriedEvidence } from "./note-evidence.js";
 import { callSeq, replaySteps, resultSeq } from "./note-turns.js";
+import { fixtureRow } from "./testing/fixture-rows.js";
 
 function row(step: number, output: string, nextAction: string, command = `step ${String(step)}`): CorpusRow {
-  return {
-    agentSystem: "fixture",
-    trajectoryId: "t1",
-    step,
-    task: "fix parse_header",
-    tool: "bash",
-    args: { command },
-    output,
-    outputAsSeen: output,
-    exitCode: step === 2 ? 1 : 0,
-    isError: false,
-    nextAction,
-    previousAction: "",
-    earlierActions: [],
-    toolDetail: "",
-    model: "",
-  };
+  return fixtureRow(step, output, nextAction, { task: "fix parse_header", args: { command }, exitCode: step === 2 ? 1 : 0 });
 }
 
 const trajectory: Trajectory = {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CorpusRow } from "./corpus-row.js";
+import { fixtureRow } from "./testing/fixture-rows.js";
 import {
   CLAUDE_CODE_OTHER_LIMIT_CHARS,
   CLAUDE_CODE_SHELL_LIMIT_CHARS,
@@ -16,23 +17,7 @@ import {
 } from "./vendor-policies.js";
 
 function row(output: string, tool = "bash", args: unknown = { command: "cat big.log" }): CorpusRow {
-  return {
-    agentSystem: "test",
-    trajectoryId: "t",
-    step: 3,
-    task: "",
-    tool,
-    args,
-    output,
-    outputAsSeen: output,
-    exitCode: 0,
-    isError: false,
-    nextAction: "",
-    previousAction: "",
-    earlierActions: [],
-    toolDetail: "",
-    model: "",
-  };
+  return fixtureRow(3, output, "", { agentSystem: "test", trajectoryId: "t", tool, args });
 }
 
 /** Numbered lines `L000001 …` of exactly `width` characters (newline included) until `chars` characters. */

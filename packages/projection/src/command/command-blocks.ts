@@ -103,16 +103,16 @@ const END_DEPTH = 4;
 // tracebacks apart. So shared segments go after the others, in order: first the first copy of each (kept in place
 // when it is one of its traceback's ends), then the copies met again.
 function sharedLast(ordered: readonly ChainSegment[], lines: readonly string[]): BlockSegment[] {
-  const textOf = (segment: BlockSegment): string => lines.slice(segment.start, segment.end).join("\n");
+  const texts = ordered.map(({ segment }) => lines.slice(segment.start, segment.end).join("\n"));
   const tracebacksOf = new Map<string, Set<number>>();
-  for (const { segment, traceback } of ordered) {
-    const text = textOf(segment);
+  ordered.forEach(({ traceback }, index) => {
+    const text = texts[index] ?? "";
     tracebacksOf.set(text, (tracebacksOf.get(text) ?? new Set<number>()).add(traceback));
-  }
+  });
   const seen = new Set<string>();
   const classes: BlockSegment[][] = [[], [], []];
-  for (const { segment, depth } of ordered) {
-    const text = textOf(segment);
+  for (const [index, { segment, depth }] of ordered.entries()) {
+    const text = texts[index] ?? "";
     const shared = (tracebacksOf.get(text)?.size ?? 0) > 1;
     const again = seen.has(text);
     seen.add(text);
